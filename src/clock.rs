@@ -1,0 +1,101 @@
+//! The time manager: when a search must stop.
+//!
+//! The judge allows 1 second per reply, measured by the judge from writing
+//! its line to reading ours. Our clock starts when we read the line, so the
+//! margin below must cover what we cannot see: the pipe in both directions,
+//! the scheduler (a loaded machine may not run us for tens of milliseconds),
+//! writing the reply, and the time between two polls of the clock.
+
+use std::time::{Duration, Instant};
+
+/// The judge's limit per reply.
+pub const JUDGE_LIMIT: Duration = Duration::from_millis(1000);
+
+/// Kept back from every move's budget for what happens outside the search
+/// (see the module doc). 250 ms: measured replies of a full-time game stay
+/// far below the limit even with both cores of the machine loaded (README).
+pub const SAFETY_MARGIN: Duration = Duration::from_millis(250);
+
+/// A new iteration of the deepening loop is not started after this fraction
+/// of the budget: the next one usually takes 2-4 times as long as the last,
+/// so it would most likely be cut off and its work thrown away.
+pub const SOFT_FRACTION: f64 = 0.4;
+
+/// How many nodes the search visits between two looks at the clock. At
+/// several million nodes per second this is well under a millisecond.
+pub const POLL_INTERVAL: u64 = 2048;
+
+/// The time one move may take, started when its request was read.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    start: Instant,
+    soft: Duration,
+    hard: Duration,
+}
+
+impl Deadline {
+    /// A budget for a judge whose limit per reply is `limit`.
+    #[must_use]
+    pub fn for_limit(start: Instant, limit: Duration) -> Deadline {
+        let hard = limit.saturating_sub(SAFETY_MARGIN).max(limit / 4);
+        Deadline {
+            start,
+            soft: hard.mul_f64(SOFT_FRACTION),
+            hard,
+        }
+    }
+
+    /// No time limit (fixed-depth or fixed-node searches).
+    #[must_use]
+    pub fn unlimited(start: Instant) -> Deadline {
+        let forever = Duration::from_secs(365 * 24 * 3600);
+        Deadline {
+            start,
+            soft: forever,
+            hard: forever,
+        }
+    }
+
+    #[must_use]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the point where a new iteration is worth starting.
+    #[must_use]
+    pub fn soft_expired(&self) -> bool {
+        self.elapsed() >= self.soft
+    }
+
+    /// Past the point where the search must stop at once.
+    #[must_use]
+    pub fn hard_expired(&self) -> bool {
+        self.elapsed() >= self.hard
+    }
+
+    /// The time left before the hard limit.
+    #[must_use]
+    pub fn remaining(&self) -> Duration {
+        self.hard.saturating_sub(self.elapsed())
+    }
+
+    #[must_use]
+    pub fn hard(&self) -> Duration {
+        self.hard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margins_leave_room_under_the_limit() {
+        let d = Deadline::for_limit(Instant::now(), JUDGE_LIMIT);
+        assert!(d.hard() + Duration::from_millis(200) <= JUDGE_LIMIT);
+        assert!(d.soft < d.hard);
+        // A tiny limit still gives the search something to work with.
+        let tiny = Deadline::for_limit(Instant::now(), Duration::from_millis(20));
+        assert!(tiny.hard() >= Duration::from_millis(5));
+    }
+}

@@ -1,0 +1,42 @@
+//! Static evaluation: how good a position is for the side to move, in
+//! hundredths of a disc (so exact endgame scores, 100 per disc, compare with
+//! it).
+
+pub mod hand;
+pub mod stability;
+
+use crate::board::Board;
+
+/// A score of the search, in hundredths of a disc, side to move's view.
+pub type Score = i32;
+
+/// One disc of final disc difference.
+pub const DISC: Score = 100;
+
+/// Bounds every static evaluation, so a won or lost game (at least one disc
+/// of difference) always outranks any guess.
+pub const EVAL_LIMIT: Score = 63 * DISC;
+
+/// Which evaluation the search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluator {
+    /// Mobility, corners, X/C squares, stability and parity, weighted by hand.
+    Hand,
+}
+
+impl Evaluator {
+    #[inline]
+    #[must_use]
+    pub fn evaluate(self, board: &Board) -> Score {
+        match self {
+            Evaluator::Hand => hand::evaluate(board),
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Evaluator> {
+        match name {
+            "hand" => Some(Evaluator::Hand),
+            _ => None,
+        }
+    }
+}

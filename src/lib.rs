@@ -1,0 +1,31 @@
+//! `reversi`: an Othello engine that plays through an online judge's
+//! stdin/stdout protocol, and the tools around it.
+//!
+//! Conventions everywhere: square a1 is bit 0 and the top-left corner, h1 is
+//! bit 7, a8 is bit 56; moves are written file letter then rank digit
+//! (`d3`); black moves first.
+//!
+//! | concern | module |
+//! | --- | --- |
+//! | squares, square sets, symmetries | [`bitboard`] |
+//! | legal moves and flips | [`movegen`] |
+//! | the position, copy-make | [`board`] |
+//! | perft | [`perft`] |
+//! | static evaluation | [`eval`] |
+//! | transposition table | [`tt`] |
+//! | time per move | [`clock`] |
+//! | midgame search, endgame solver | [`search`] |
+//! | the judge protocol | [`protocol`] |
+//!
+//! Dependencies point one way: bitboard <- movegen <- board <- {eval, tt}
+//! <- search <- protocol.
+
+pub mod bitboard;
+pub mod board;
+pub mod clock;
+pub mod eval;
+pub mod movegen;
+pub mod movelist;
+pub mod perft;
+pub mod search;
+pub mod tt;

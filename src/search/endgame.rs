@@ -1,0 +1,370 @@
+//! The exact endgame solver: the final disc difference with perfect play.
+//!
+//! Layered by the number of empty squares, with one dispatcher, [`solve`]:
+//! - more than [`DEPTH_TO_SHALLOW`] empties: [`deep`], with the
+//!   transposition table, a stability cut-off and fastest-first ordering
+//!   (the reply that leaves the opponent fewest moves first);
+//! - down to 2 empties: [`shallow`], no table, moves in odd regions first
+//!   (parity ordering);
+//! - 1 empty: [`last_square`], no move generation at all;
+//! - 0 empties: the disc count.
+//!
+//! Scores here are whole discs (-64..=64), fail-soft.
+
+use super::Searcher;
+use crate::bitboard::{self, Square};
+use crate::board::Board;
+use crate::eval::stability::stable_discs;
+use crate::eval::DISC;
+use crate::movegen::flips;
+use crate::movelist::MoveList;
+use crate::tt::{Bound, DEPTH_EXACT};
+
+/// At or below this many empties the solver drops the table and move
+/// ordering: the bookkeeping costs more than it saves in such small trees.
+pub const DEPTH_TO_SHALLOW: u32 = 7;
+
+/// The four 4x4 quarters of the board, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// Solves the whole game from `board` with a full window. Returns the best
+/// move and the exact score in discs, or `None` when stopped by the clock.
+/// `first` is searched first (the midgame's best guess).
+pub fn solve_root(s: &mut Searcher, board: &Board, first: Option<Square>) -> Option<(Square, i32)> {
+    solve_root_window(s, board, first, -64, 64)
+}
+
+/// As [`solve_root`] within (`alpha`, `beta`): with (-1, 1) it only tells a
+/// win from a draw from a loss, which is much faster.
+pub fn solve_root_window(
+    s: &mut Searcher,
+    board: &Board,
+    first: Option<Square>,
+    mut alpha: i32,
+    beta: i32,
+) -> Option<(Square, i32)> {
+    let moves = board.moves();
+    let mut list = fastest_first(board, moves, first.map_or(64, |sq| sq.index() as u8));
+    list.sort_by_key(|&(sq, _, key)| (-key, sq));
+    let mut best: Option<(Square, i32)> = None;
+    for (i, &(index, child, _)) in list.iter().enumerate() {
+        let score = if i == 0 {
+            -solve(s, &child, -beta, -alpha)
+        } else {
+            let probe = -solve(s, &child, -alpha - 1, -alpha);
+            if probe > alpha && probe < beta && !s.stopped {
+                -solve(s, &child, -beta, -alpha)
+            } else {
+                probe
+            }
+        };
+        if s.stopped {
+            return None;
+        }
+        if best.is_none() || score > alpha {
+            best = Some((Square::new(index).expect("index < 64"), score));
+        }
+        if score > alpha {
+            alpha = score;
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The exact score within (`alpha`, `beta`), dispatched on the empties.
+#[inline]
+pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
+    match board.empty_count() {
+        0 => {
+            s.nodes += 1;
+            board.final_score()
+        }
+        1 => last_square(s, board),
+        n if n <= DEPTH_TO_SHALLOW => shallow(s, board, alpha, beta),
+        _ => deep(s, board, alpha, beta),
+    }
+}
+
+/// One empty square: whoever can move there does, else the game is over.
+fn last_square(s: &mut Searcher, board: &Board) -> i32 {
+    s.nodes += 1;
+    let index = board.empties().trailing_zeros() as usize;
+    let p = board.player.count_ones() as i32;
+    let f = flips(index, board.player, board.opponent).count_ones() as i32;
+    if f > 0 {
+        // player gets the square and f discs: (p + 1 + f) - (63 - p - f)
+        return 2 * (p + f) - 62;
+    }
+    let g = flips(index, board.opponent, board.player).count_ones() as i32;
+    if g > 0 {
+        // the opponent moves there: p - g against 64 - (p - g)
+        return 2 * (p - g) - 64;
+    }
+    board.final_score()
+}
+
+/// A side without a move passes; two passes end the game.
+#[inline]
+fn no_move(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
+    let passed = board.pass();
+    if passed.has_moves() {
+        -solve(s, &passed, -beta, -alpha)
+    } else {
+        board.final_score()
+    }
+}
+
+/// Few empties: plain alpha-beta, moves in regions with an odd number of
+/// empties first (the last move in a region is usually worth having).
+fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    if s.poll() {
+        return 0;
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        return no_move(s, board, alpha, beta);
+    }
+    let empties = board.empties();
+    let mut odd = 0u64;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() % 2 == 1 {
+            odd |= q;
+        }
+    }
+    let mut best = -65;
+    for set in [moves & odd, moves & !odd] {
+        for sq in bitboard::squares(set) {
+            let index = sq.index();
+            let f = flips(index, board.player, board.opponent);
+            let child = board.play_flips(index, f);
+            let score = -solve(s, &child, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// (square, position after it, ordering key)
+type Candidate = (u8, Board, i32);
+
+/// Orders moves so the opponent's reply count is smallest first; corners get
+/// a bonus and `first` comes first of all.
+fn fastest_first(board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
+    bitboard::squares(moves)
+        .map(|sq| {
+            let index = sq.index();
+            let child = board.play_index(index);
+            let key = if index as u8 == first {
+                1000
+            } else {
+                let corner = if bitboard::CORNERS & sq.bit() != 0 { 4 } else { 0 };
+                corner - 4 * child.moves().count_ones() as i32
+                    - (bitboard::neighbours(sq.bit()) & board.empties()).count_ones() as i32
+            };
+            (index as u8, child, key)
+        })
+        .collect()
+}
+
+/// Many empties: the table, a stability cut-off, fastest-first ordering and
+/// principal variation search.
+fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+    if s.poll() {
+        return 0;
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        return no_move(s, board, alpha, beta);
+    }
+
+    // stability cut-off: the opponent's stable discs cap our score
+    let stable = stable_discs(board.opponent, board.player).count_ones() as i32;
+    let ceiling = 64 - 2 * stable;
+    if ceiling <= alpha {
+        return ceiling;
+    }
+    beta = beta.min(ceiling);
+
+    let mut first = 64u8;
+    if let Some(entry) = s.tt.probe(board) {
+        first = entry.best;
+        if entry.depth == DEPTH_EXACT {
+            let score = entry.score / DISC;
+            match entry.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+    }
+
+    let original_alpha = alpha;
+    let mut list = fastest_first(board, moves, first);
+    let mut best = -65;
+    let mut best_move = 64u8;
+    for i in 0..list.len() {
+        let mut top = i;
+        for j in i + 1..list.len() {
+            if list[j].2 > list[top].2 {
+                top = j;
+            }
+        }
+        list.swap(i, top);
+        let (index, child, _) = list[i];
+        let score = if i == 0 {
+            -solve(s, &child, -beta, -alpha)
+        } else {
+            let probe = -solve(s, &child, -alpha - 1, -alpha);
+            if probe > alpha && probe < beta && !s.stopped {
+                -solve(s, &child, -beta, -alpha)
+            } else {
+                probe
+            }
+        };
+        if s.stopped {
+            return 0;
+        }
+        if score > best {
+            best = score;
+            best_move = index;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    let bound = if best <= original_alpha {
+        Bound::Upper
+    } else if best >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
+    };
+    s.tt.store(board, best * DISC, bound, DEPTH_EXACT, best_move);
+    best
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::eval::Evaluator;
+
+    /// Plain negamax to the end of the game: the reference every solver
+    /// layer is checked against.
+    pub fn negamax(board: &Board) -> i32 {
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            return if passed.has_moves() {
+                -negamax(&passed)
+            } else {
+                board.final_score()
+            };
+        }
+        bitboard::squares(moves)
+            .map(|sq| -negamax(&board.play(sq)))
+            .max()
+            .expect("moves is not empty")
+    }
+
+    /// A position reached by random play with about `empties` empties left.
+    pub fn random_position(rng: &mut fastrand::Rng, empties: u32) -> Board {
+        loop {
+            let mut b = Board::start();
+            while b.empty_count() > empties {
+                let moves = b.moves();
+                if moves == 0 {
+                    if b.pass().has_moves() {
+                        b = b.pass();
+                        continue;
+                    }
+                    break;
+                }
+                let list: Vec<usize> = bitboard::squares(moves).map(|s| s.index()).collect();
+                b = b.play_index(list[rng.usize(..list.len())]);
+            }
+            if b.empty_count() == empties {
+                return b;
+            }
+        }
+    }
+
+    #[test]
+    fn every_layer_agrees_with_negamax() {
+        let mut rng = fastrand::Rng::with_seed(1997);
+        let mut s = Searcher::new(4, Evaluator::Hand);
+        for empties in 0..=10u32 {
+            for _ in 0..(if empties <= 7 { 400 } else { 60 }) {
+                let b = random_position(&mut rng, empties);
+                let exact = negamax(&b);
+                assert_eq!(solve(&mut s, &b, -64, 64), exact, "{b:?}");
+                // Null windows around the score fail on the right side.
+                assert!(solve(&mut s, &b, exact - 1, exact) >= exact);
+                assert!(solve(&mut s, &b, exact, exact + 1) <= exact);
+                // Each layer directly, where it applies.
+                if empties >= 2 {
+                    assert_eq!(shallow(&mut s, &b, -64, 64), exact);
+                }
+                if empties == 1 {
+                    assert_eq!(last_square(&mut s, &b), exact);
+                }
+                if empties >= 1 && b.has_moves() {
+                    assert_eq!(deep(&mut s, &b, -64, 64), exact);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_solve_the_same() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        for _ in 0..20 {
+            let b = random_position(&mut rng, 12);
+            let mut s = Searcher::new(4, Evaluator::Hand);
+            let score = solve(&mut s, &b, -64, 64);
+            for sym in 1..8 {
+                let mut fresh = Searcher::new(4, Evaluator::Hand);
+                assert_eq!(solve(&mut fresh, &b.transform(sym), -64, 64), score);
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_never_changes_a_score() {
+        // Solve many positions with one searcher (a warm, shared table) and
+        // with a fresh one each time: the scores must agree.
+        let mut rng = fastrand::Rng::with_seed(77);
+        let mut warm = Searcher::new(1, Evaluator::Hand);
+        for _ in 0..40 {
+            let b = random_position(&mut rng, 13);
+            let mut cold = Searcher::new(1, Evaluator::Hand);
+            let a = solve(&mut warm, &b, -64, 64);
+            let c = solve(&mut cold, &b, -64, 64);
+            assert_eq!(a, c);
+            // and under narrow windows first, which leave bounds behind
+            let mut bounded = Searcher::new(1, Evaluator::Hand);
+            let _ = solve(&mut bounded, &b, c - 3, c - 2);
+            let _ = solve(&mut bounded, &b, c + 1, c + 2);
+            assert_eq!(solve(&mut bounded, &b, -64, 64), c);
+        }
+    }
+}

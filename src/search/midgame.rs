@@ -1,0 +1,145 @@
+//! The midgame search: principal variation search (negamax alpha-beta with
+//! null windows after the first move) to a fixed depth, with the
+//! transposition table and move ordering.
+
+use super::{endgame, Searcher, INFINITY};
+use crate::bitboard;
+use crate::board::Board;
+use crate::eval::{Score, DISC};
+use crate::movelist::MoveList;
+use crate::tt::{Bound, DEPTH_EXACT};
+
+/// From this depth on, moves are ordered by the evaluation of the position
+/// they lead to; below it, by the cheaper mobility-and-square rule.
+const EVAL_ORDERING_DEPTH: u32 = 3;
+
+/// A rough value of each square for ordering shallow nodes: corners first,
+/// X- and C-squares last.
+#[rustfmt::skip]
+const SQUARE_ORDER: [Score; 64] = [
+    90, -20, 10,  5,  5, 10, -20, 90,
+   -20, -50, -2, -2, -2, -2, -50, -20,
+    10,  -2,  1,  1,  1,  1,  -2, 10,
+     5,  -2,  1,  0,  0,  1,  -2,  5,
+     5,  -2,  1,  0,  0,  1,  -2,  5,
+    10,  -2,  1,  1,  1,  1,  -2, 10,
+   -20, -50, -2, -2, -2, -2, -50, -20,
+    90, -20, 10,  5,  5, 10, -20, 90,
+];
+
+/// Searches `board` to `depth` plies within (`alpha`, `beta`); fail-soft.
+/// Returns 0 once the searcher has stopped (the caller discards it).
+pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth: u32) -> Score {
+    if s.poll() {
+        return 0;
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return board.final_score() * DISC;
+        }
+        // A pass costs no depth: it is forced and the position hardly changes.
+        return -pvs(s, &passed, -beta, -alpha, depth);
+    }
+    if depth == 0 {
+        return s.eval.evaluate(board);
+    }
+    let empties = board.empty_count();
+    if depth >= empties {
+        // The search would reach the end anyway: the solver gets there faster.
+        let lo = alpha.div_euclid(DISC).clamp(-64, 63);
+        let hi = (beta + DISC - 1).div_euclid(DISC).clamp(lo + 1, 64);
+        return endgame::solve(s, board, lo, hi) * DISC;
+    }
+
+    let mut tt_move = 64u8;
+    if let Some(entry) = s.tt.probe(board) {
+        tt_move = entry.best;
+        if entry.depth >= depth as u8 {
+            match entry.bound {
+                Bound::Exact => return entry.score,
+                Bound::Lower if entry.score >= beta => return entry.score,
+                Bound::Upper if entry.score <= alpha => return entry.score,
+                _ => {}
+            }
+        }
+    }
+
+    let mut list = order(s, board, moves, tt_move, depth);
+    let original_alpha = alpha;
+    let mut best_score = -INFINITY;
+    let mut best_move = 64u8;
+    for i in 0..list.len() {
+        let (index, child) = pick_next(&mut list, i);
+        let score = if i == 0 {
+            -pvs(s, &child, -beta, -alpha, depth - 1)
+        } else {
+            let probe = -pvs(s, &child, -alpha - 1, -alpha, depth - 1);
+            if probe > alpha && probe < beta && !s.stopped {
+                -pvs(s, &child, -beta, -alpha, depth - 1)
+            } else {
+                probe
+            }
+        };
+        if s.stopped {
+            return 0;
+        }
+        if score > best_score {
+            best_score = score;
+            best_move = index;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    let bound = if best_score <= original_alpha {
+        Bound::Upper
+    } else if best_score >= beta {
+        Bound::Lower
+    } else {
+        Bound::Exact
+    };
+    // Depth 255 is reserved for solved entries.
+    let depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
+    s.tt.store(board, best_score, bound, depth, best_move);
+    best_score
+}
+
+/// (square, position after it, ordering key): higher keys are searched first.
+type Candidate = (u8, Board, Score);
+
+fn order(s: &Searcher, board: &Board, moves: u64, tt_move: u8, depth: u32) -> MoveList<Candidate> {
+    bitboard::squares(moves)
+        .map(|sq| {
+            let index = sq.index();
+            let child = board.play_index(index);
+            let key = if index as u8 == tt_move {
+                INFINITY
+            } else if depth >= EVAL_ORDERING_DEPTH {
+                -s.eval.evaluate(&child)
+            } else {
+                SQUARE_ORDER[index] - 16 * child.moves().count_ones() as Score
+            };
+            (index as u8, child, key)
+        })
+        .collect()
+}
+
+/// Moves the best remaining candidate to position `i` and returns it. A
+/// selection step per move is cheaper than a full sort when a cut-off comes
+/// early, as it usually does.
+#[inline]
+fn pick_next(list: &mut MoveList<Candidate>, i: usize) -> (u8, Board) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].2 > list[best].2 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    (list[i].0, list[i].1)
+}

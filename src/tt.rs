@@ -1,0 +1,159 @@
+//! The transposition table: what earlier searches learned about a position.
+//!
+//! One slot per index, a power of two of them. A slot is three words: the
+//! two square sets (the full key, so a hit is never a collision) and a packed
+//! word with the score, its bound, the depth, the best move and an age.
+//! Three plain `u64` per slot let `vec![0; n]` hand out zeroed pages lazily,
+//! so a large table costs nothing until it is used.
+
+use crate::board::Board;
+
+/// Depth recorded for a result searched to the end of the game: it satisfies
+/// a probe of any depth.
+pub const DEPTH_EXACT: u8 = 255;
+
+/// Default size in MiB; `--hash` changes it.
+pub const DEFAULT_MB: usize = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (a fail high).
+    Lower,
+    /// The true score is at most this (a fail low).
+    Upper,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub score: i32,
+    pub bound: Bound,
+    pub depth: u8,
+    /// Best move's square index, or 64 for none.
+    pub best: u8,
+}
+
+pub struct Table {
+    slots: Vec<[u64; 3]>,
+    mask: usize,
+    age: u8,
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (rounded down to a power of two
+    /// slots; at least 1024 slots).
+    #[must_use]
+    pub fn new(megabytes: usize) -> Table {
+        let bytes = megabytes.max(1) * 1024 * 1024;
+        let wanted = (bytes / 24).max(1024);
+        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        Table {
+            slots: vec![[0u64; 3]; count],
+            mask: count - 1,
+            age: 0,
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = [0; 3]);
+        self.age = 0;
+    }
+
+    /// Marks the start of a new search: older entries become cheaper to
+    /// replace.
+    pub fn next_age(&mut self) {
+        self.age = self.age.wrapping_add(1);
+    }
+
+    #[inline]
+    fn index(&self, board: &Board) -> usize {
+        let h = board
+            .player
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29)
+            ^ board.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (h ^ (h >> 32)) as usize & self.mask
+    }
+
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, board: &Board) -> Option<Entry> {
+        let slot = &self.slots[self.index(board)];
+        if slot[0] != board.player || slot[1] != board.opponent || slot[2] == 0 {
+            return None;
+        }
+        let data = slot[2];
+        Some(Entry {
+            score: (data & 0xffff) as u16 as i16 as i32,
+            bound: match (data >> 16) & 3 {
+                1 => Bound::Exact,
+                2 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            depth: (data >> 24) as u8,
+            best: (data >> 32) as u8,
+        })
+    }
+
+    /// Stores a result. A slot holding another position is replaced unless
+    /// it is from this search and deeper; the same position is always
+    /// updated.
+    #[inline]
+    pub fn store(&mut self, board: &Board, score: i32, bound: Bound, depth: u8, best: u8) {
+        let index = self.index(board);
+        let slot = &mut self.slots[index];
+        let same = slot[0] == board.player && slot[1] == board.opponent;
+        if !same && slot[2] != 0 {
+            let old_depth = (slot[2] >> 24) as u8;
+            let old_age = (slot[2] >> 40) as u8;
+            if old_age == self.age && old_depth > depth {
+                return;
+            }
+        }
+        let bound_bits = match bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+        slot[0] = board.player;
+        slot[1] = board.opponent;
+        slot[2] = score
+            | (bound_bits << 16)
+            | (u64::from(depth) << 24)
+            | (u64::from(best) << 32)
+            | (u64::from(self.age) << 40);
+    }
+
+    /// Slots in the table.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds() {
+        let mut t = Table::new(1);
+        let b = Board::start();
+        assert!(t.probe(&b).is_none());
+        t.store(&b, -1234, Bound::Lower, 7, 19);
+        let e = t.probe(&b).unwrap();
+        assert_eq!((e.score, e.bound, e.depth, e.best), (-1234, Bound::Lower, 7, 19));
+        assert!(t.probe(&b.pass()).is_none());
+        t.clear();
+        assert!(t.probe(&b).is_none());
+    }
+}
