@@ -16,6 +16,10 @@ pub const JUDGE_LIMIT: Duration = Duration::from_millis(1000);
 /// far below the limit even with both cores of the machine loaded (README).
 pub const SAFETY_MARGIN: Duration = Duration::from_millis(250);
 
+/// Under short limits (matches played fast) the margin is this fraction of
+/// the limit instead, when that is smaller than `SAFETY_MARGIN`.
+pub const SHORT_LIMIT_MARGIN: f64 = 0.3;
+
 /// A new iteration of the deepening loop is not started after this fraction
 /// of the budget: the next one usually takes 2-4 times as long as the last,
 /// so it would most likely be cut off and its work thrown away.
@@ -37,7 +41,8 @@ impl Deadline {
     /// A budget for a judge whose limit per reply is `limit`.
     #[must_use]
     pub fn for_limit(start: Instant, limit: Duration) -> Deadline {
-        let hard = limit.saturating_sub(SAFETY_MARGIN).max(limit / 4);
+        let margin = SAFETY_MARGIN.min(limit.mul_f64(SHORT_LIMIT_MARGIN));
+        let hard = limit.saturating_sub(margin);
         Deadline {
             start,
             soft: hard.mul_f64(SOFT_FRACTION),
@@ -96,6 +101,6 @@ mod tests {
         assert!(d.soft < d.hard);
         // A tiny limit still gives the search something to work with.
         let tiny = Deadline::for_limit(Instant::now(), Duration::from_millis(20));
-        assert!(tiny.hard() >= Duration::from_millis(5));
+        assert_eq!(tiny.hard(), Duration::from_millis(14));
     }
 }

@@ -1,0 +1,497 @@
+//! The command line: the bot's flags and the subcommands around it.
+
+use crate::board::{Board, Color};
+use crate::eval::Evaluator;
+use crate::perft::{perft, Convention};
+use crate::player::{entropy_seed, Engine, GreedyPlayer, Player, RandomPlayer};
+use crate::protocol::{self, Verbosity};
+use crate::referee::{self, GameSetup, Tally};
+use crate::transcript::{self, Transcript};
+use std::collections::HashMap;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "\
+reversi: an Othello engine for judge protocols, and tools around it
+
+USAGE
+  reversi [BOT FLAGS]                 play the judge protocol on stdin/stdout
+  reversi match CMD_A CMD_B [--games N] [--move-time MS] [--record DIR]
+                [--openings FILE] [--seed N] [--show]
+                                      referee games between two programs
+  reversi replay TRANSCRIPT [--bot CMD] [--exact] [--move-time MS]
+                [--record OUT]        feed a recorded session to a program;
+                                      OUT gets the lines sent and the replies
+  reversi perft DEPTH [--convention dropped|kept]
+                                      count move sequences from the start
+  reversi solve [FILE]                solve OBF positions exactly (stdin if no FILE)
+  reversi bench [--depth N]           fixed searches: node signature and speed
+  reversi help                        this text
+
+BOT FLAGS
+  --player bot|random|greedy   who plays (default bot)
+  --depth N                    fixed search depth: reproducible replies
+  --nodes N                    fixed node budget: reproducible replies
+  --move-time MS               the judge's limit per reply (default 1000, or
+                               REVERSI_MOVE_TIME if a referee of ours set it);
+                               the bot stops 250 ms before it (30% before
+                               it when that is less)
+  --hash MB                    transposition table size (default 16)
+  --eval hand                  evaluation (default hand)
+  --seed N                     seed of random and greedy (default: clock)
+  --log full|brief|quiet       stderr: boards+search line+warnings (default),
+                               search line+warnings, warnings only
+
+In CMD, a leading word `self` stands for this executable, e.g.
+  reversi match self \"self --player greedy\" --games 10
+
+PERFT counts a forced pass as one ply. --convention dropped (default; OEIS
+A124004, Edax) counts nothing for a game that ends early; kept (Aart Bik)
+counts it as one leaf at every deeper depth. They split from depth 10.
+";
+
+/// Flags that take a value.
+const VALUE_FLAGS: &[&str] = &[
+    "player",
+    "depth",
+    "nodes",
+    "move-time",
+    "hash",
+    "eval",
+    "seed",
+    "log",
+    "games",
+    "record",
+    "openings",
+    "bot",
+    "convention",
+    "record",
+];
+
+/// Parsed command line: positional words and `--flag [value]`s.
+struct Args {
+    positional: Vec<String>,
+    flags: HashMap<String, String>,
+}
+
+#[derive(Debug)]
+struct UsageError(String);
+
+impl Args {
+    fn parse(words: &[String]) -> Result<Args, UsageError> {
+        let mut positional = Vec::new();
+        let mut flags = HashMap::new();
+        let mut i = 0;
+        while i < words.len() {
+            let word = &words[i];
+            if let Some(name) = word.strip_prefix("--") {
+                let (name, inline) = match name.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (name, None),
+                };
+                let value = if VALUE_FLAGS.contains(&name) {
+                    match inline {
+                        Some(v) => v,
+                        None => {
+                            i += 1;
+                            words
+                                .get(i)
+                                .cloned()
+                                .ok_or_else(|| UsageError(format!("--{name} needs a value")))?
+                        }
+                    }
+                } else {
+                    String::new()
+                };
+                flags.insert(name.to_string(), value);
+            } else {
+                positional.push(word.clone());
+            }
+            i += 1;
+        }
+        Ok(Args { positional, flags })
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.flags.contains_key(name)
+    }
+
+    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, UsageError> {
+        match self.flags.get(name) {
+            None => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| UsageError(format!("--{name}: '{v}' is not a valid number"))),
+        }
+    }
+
+    fn text(&self, name: &str) -> Option<&str> {
+        self.flags.get(name).map(String::as_str)
+    }
+
+    /// Fails on any flag not in `allowed`.
+    fn only(&self, allowed: &[&str]) -> Result<(), UsageError> {
+        for name in self.flags.keys() {
+            if !allowed.contains(&name.as_str()) {
+                return Err(UsageError(format!("unknown flag --{name}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+const BOT_FLAGS: &[&str] = &[
+    "player",
+    "depth",
+    "nodes",
+    "move-time",
+    "hash",
+    "eval",
+    "seed",
+    "log",
+];
+
+/// The bot with default settings: what a judge runs.
+#[must_use]
+pub fn play_default() -> ExitCode {
+    let mut engine = Engine::new(
+        crate::tt::DEFAULT_MB,
+        Evaluator::Hand,
+        None,
+        None,
+        limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT),
+    );
+    serve(&mut engine, Verbosity::Full)
+}
+
+/// The limit a referee of ours announced (see `program::MOVE_TIME_ENV`).
+fn limit_from_env() -> Option<Duration> {
+    let ms: u64 = std::env::var(crate::program::MOVE_TIME_ENV).ok()?.parse().ok()?;
+    Some(Duration::from_millis(ms.max(1)))
+}
+
+fn serve(player: &mut dyn Player, verbosity: Verbosity) -> ExitCode {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut output = io::stdout().lock();
+    let mut log = BufWriter::new(io::stderr().lock());
+    match protocol::run(&mut input, &mut output, &mut log, player, verbosity) {
+        Ok(()) => ExitCode::SUCCESS,
+        // The judge closed our output: the game is over for us. Not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(log, "i/o error: {e}");
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn make_player(args: &Args) -> Result<Box<dyn Player>, UsageError> {
+    let seed = args.number::<u64>("seed")?.unwrap_or_else(entropy_seed);
+    match args.text("player").unwrap_or("bot") {
+        "random" => Ok(Box::new(RandomPlayer::new(seed))),
+        "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
+        "bot" => {
+            let eval = match args.text("eval") {
+                None => Evaluator::Hand,
+                Some(name) => Evaluator::parse(name)
+                    .ok_or_else(|| UsageError(format!("unknown evaluation '{name}'")))?,
+            };
+            let move_time = match args.number::<u64>("move-time")? {
+                Some(ms) => Duration::from_millis(ms.max(1)),
+                None => limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT),
+            };
+            let depth = args.number::<u32>("depth")?;
+            if depth == Some(0) {
+                return Err(UsageError("--depth must be at least 1".into()));
+            }
+            Ok(Box::new(Engine::new(
+                args.number::<usize>("hash")?.unwrap_or(crate::tt::DEFAULT_MB).clamp(1, 4096),
+                eval,
+                depth,
+                args.number::<u64>("nodes")?,
+                move_time,
+            )))
+        }
+        other => Err(UsageError(format!("unknown player '{other}'"))),
+    }
+}
+
+/// Runs a command line (not empty).
+#[must_use]
+pub fn run(words: &[String]) -> ExitCode {
+    let result = match words[0].as_str() {
+        w if w.starts_with("--") => bot(words),
+        "play" => bot(&words[1..]),
+        "match" => match_command(&words[1..]),
+        "replay" => replay_command(&words[1..]),
+        "perft" => perft_command(&words[1..]),
+        "solve" => crate::solve::command(&words[1..]).map_err(UsageError),
+        "bench" => bench_command(&words[1..]),
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        other => Err(UsageError(format!("unknown command '{other}'"))),
+    };
+    match result {
+        Ok(code) => code,
+        Err(UsageError(message)) => {
+            eprintln!("reversi: {message}\n(reversi help lists the commands)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn bot(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(BOT_FLAGS)?;
+    if let Some(extra) = args.positional.first() {
+        return Err(UsageError(format!("unexpected '{extra}'")));
+    }
+    let verbosity = match args.text("log").unwrap_or("full") {
+        "full" => Verbosity::Full,
+        "brief" => Verbosity::Brief,
+        "quiet" => Verbosity::Quiet,
+        other => return Err(UsageError(format!("--log: unknown level '{other}'"))),
+    };
+    let mut player = make_player(&args)?;
+    Ok(serve(player.as_mut(), verbosity))
+}
+
+fn perft_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(&["convention"])?;
+    let depth: u32 = args
+        .positional
+        .first()
+        .ok_or_else(|| UsageError("perft needs a depth".into()))?
+        .parse()
+        .map_err(|_| UsageError("perft: depth must be a number".into()))?;
+    let convention = match args.text("convention").unwrap_or("dropped") {
+        "dropped" => Convention::GamesDropped,
+        "kept" => Convention::GamesKept,
+        other => return Err(UsageError(format!("unknown convention '{other}'"))),
+    };
+    let board = Board::start();
+    for d in 1..=depth {
+        let start = Instant::now();
+        let count = perft(&board, d, convention);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "perft {d:2} {count:>16} {:>9.3}s {:>8.1} Mleaves/s",
+            secs,
+            count as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An opening: moves from the standard start.
+fn opening_position(line: &str) -> Option<(Board, Color)> {
+    let mut board = Board::start();
+    let mut color = Color::Black;
+    let bytes = line.trim().as_bytes();
+    if bytes.len() % 2 != 0 {
+        return None;
+    }
+    for pair in bytes.chunks(2) {
+        let sq = crate::bitboard::Square::from_letter_digit(pair[0], pair[1])?;
+        if !board.has_moves() {
+            board = board.pass();
+            color = color.other();
+        }
+        if !board.is_legal(sq) {
+            return None;
+        }
+        board = board.play(sq);
+        color = color.other();
+    }
+    Some((board, color))
+}
+
+fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(&["games", "move-time", "record", "openings", "seed", "show"])?;
+    let [a, b] = args.positional.as_slice() else {
+        return Err(UsageError("match needs two program command lines".into()));
+    };
+    let games = args.number::<u32>("games")?.unwrap_or(2);
+    let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
+    let record = args.text("record").map(PathBuf::from);
+    if let Some(dir) = &record {
+        std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("--record {}: {e}", dir.display())))?;
+    }
+    let mut openings: Vec<(String, Board, Color)> = Vec::new();
+    if let Some(path) = args.text("openings") {
+        let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (board, color) = opening_position(line)
+                .ok_or_else(|| UsageError(format!("{path}:{}: not a legal opening", n + 1)))?;
+            openings.push((line.trim().to_string(), board, color));
+        }
+        let mut rng = fastrand::Rng::with_seed(args.number::<u64>("seed")?.unwrap_or(1));
+        rng.shuffle(&mut openings);
+    }
+    let names = [a.as_str(), b.as_str()];
+    let mut tallies = [Tally::default(), Tally::default()];
+    let mut out = io::stdout().lock();
+    for g in 0..games {
+        // Colours swap every game; with openings, each is played twice.
+        let a_black = g % 2 == 0;
+        let (start, to_move, opening) = if openings.is_empty() {
+            (Board::start(), Color::Black, String::new())
+        } else {
+            let (text, board, color) = &openings[(g as usize / 2) % openings.len()];
+            (*board, *color, format!(" opening {text}"))
+        };
+        let commands = if a_black { [names[0], names[1]] } else { [names[1], names[0]] };
+        let stderr = match &record {
+            Some(dir) => [
+                Some(dir.join(format!("game-{:04}-black.stderr", g + 1))),
+                Some(dir.join(format!("game-{:04}-white.stderr", g + 1))),
+            ],
+            None => [None, None],
+        };
+        let game = referee::play_game(&GameSetup {
+            commands,
+            start,
+            to_move,
+            limit,
+            stderr,
+        });
+        let (a_color, b_color) = if a_black {
+            (Color::Black, Color::White)
+        } else {
+            (Color::White, Color::Black)
+        };
+        tallies[0].add(&game, a_color);
+        tallies[1].add(&game, b_color);
+        let outcome = match &game.ending {
+            referee::Ending::Finished { black, white } => format!("{black}-{white}"),
+            referee::Ending::Forfeit { loser, reason } => format!("{} forfeits: {reason}", loser.name()),
+        };
+        let verdict = match game.winner() {
+            None => "draw".to_string(),
+            Some(c) if c == a_color => "A wins".to_string(),
+            Some(_) => "B wins".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "game {}/{games}: A {} {outcome} {verdict}{opening}",
+            g + 1,
+            a_color.name()
+        );
+        if args.has("show") {
+            show_game(&mut out, start, to_move, &game);
+        }
+        if let Some(dir) = &record {
+            for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                let mut t = game.transcripts[i].clone();
+                t.headers = vec![
+                    ("game".into(), (g + 1).to_string()),
+                    ("color".into(), color.name().into()),
+                    ("program".into(), commands[i].into()),
+                    ("opponent".into(), commands[1 - i].into()),
+                    ("moves".into(), game.move_text()),
+                    ("result".into(), outcome.clone()),
+                ];
+                let path = dir.join(format!("game-{:04}-{}.txt", g + 1, color.name()));
+                std::fs::write(&path, t.render())
+                    .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            }
+        }
+    }
+    let _ = writeln!(out, "\n   wins draws losses forfeits  score  mean-diff  slowest  mean-reply  program");
+    for (i, t) in tallies.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{} {:5} {:5} {:6} {:8} {:5.1}% {:+10.2} {:6}ms {:9.1}ms  {}",
+            ["A", "B"][i],
+            t.wins,
+            t.draws,
+            t.losses,
+            t.forfeits,
+            100.0 * t.score(),
+            t.margin as f64 / f64::from(t.games.max(1)),
+            t.slowest.as_millis(),
+            t.mean_reply().as_secs_f64() * 1000.0,
+            names[i]
+        );
+    }
+    match referee::elo_estimate(&tallies[0]) {
+        Some((elo, lo, hi)) => {
+            let _ = writeln!(out, "Elo A-B: {elo:+.0} (95% interval {lo:+.0} .. {hi:+.0})");
+        }
+        None => {
+            let _ = writeln!(out, "Elo A-B: not estimable (fewer than 2 games, or all won or all lost)");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show_game(out: &mut impl Write, start: Board, to_move: Color, game: &referee::Game) {
+    let mut board = start;
+    let mut color = to_move;
+    for (n, m) in game.moves.iter().enumerate() {
+        board = match m {
+            Some(sq) => board.play(*sq),
+            None => board.pass(),
+        };
+        let said = m.map_or("passes".to_string(), |sq| format!("plays {sq}"));
+        let _ = writeln!(out, "{}. {} {said}", n + 1, color.name());
+        color = color.other();
+        let _ = writeln!(out, "{}", board.diagram(color));
+    }
+}
+
+fn replay_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(&["bot", "exact", "move-time", "record"])?;
+    let [path] = args.positional.as_slice() else {
+        return Err(UsageError("replay needs one transcript file".into()));
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let t = Transcript::parse(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let command = match args.text("bot") {
+        Some(c) => c.to_string(),
+        None => format!("self {}", t.header("args").unwrap_or("")),
+    };
+    let exact = args.has("exact") || t.header("exact") == Some("yes");
+    let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
+    let report = transcript::replay(&command, &t, limit, exact);
+    if let Some(out) = args.text("record") {
+        let mut recorded = report.transcript.clone();
+        recorded.headers = t.headers.clone();
+        std::fs::write(out, recorded.render()).map_err(|e| UsageError(format!("{out}: {e}")))?;
+    }
+    for p in &report.problems {
+        println!("{path}: entry {}: {}", p.entry + 1, p.text);
+    }
+    println!(
+        "{path}: {} replies, slowest {} ms, {} problem(s)",
+        report.replies.len(),
+        report.slowest().as_millis(),
+        report.problems.len()
+    );
+    Ok(if report.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(&["depth", "hash"])?;
+    let depth = args.number::<u32>("depth")?.unwrap_or(11);
+    let hash = args.number::<usize>("hash")?.unwrap_or(crate::tt::DEFAULT_MB);
+    crate::bench::run(depth, hash);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,541 @@
+//! The judge protocol (VG101 reversi judge, section 2.2): read commands from
+//! stdin, answer on stdout, talk on stderr.
+//!
+//! Three steps, kept apart: [`parse`] turns a line into a [`Command`] (or a
+//! [`ProtocolError`]); [`Session::apply`] updates the game the judge
+//! describes and says what reply is due; [`run`] does the I/O, with a single
+//! place that writes and flushes stdout.
+//!
+//! Bad input never stops the bot. The judge is the authority on what was
+//! played, so each bad line is reported on stderr in one line and the bot
+//! keeps playing the position it can still see (the README has the table).
+
+use crate::bitboard::Square;
+use crate::board::{move_names, Board, Color};
+use crate::player::Player;
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::time::Instant;
+
+/// A line longer than this is cut (the rest is read and dropped), so no input
+/// can make the bot hold unbounded memory.
+pub const MAX_LINE: usize = 4096;
+
+/// Who owns a `PLACE`d disc: 1 is ours, 2 the opponent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Mine,
+    Theirs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Start,
+    Place(Square, Owner),
+    Done,
+    Begin,
+    Turn(Square),
+    Pass,
+    End,
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProtocolError {
+    Blank,
+    Unknown(String),
+    /// A known command whose arguments do not parse.
+    BadArguments {
+        command: &'static str,
+        reason: String,
+    },
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolError::Blank => write!(f, "blank line"),
+            ProtocolError::Unknown(word) => write!(f, "unknown command '{word}'"),
+            ProtocolError::BadArguments { command, reason } => write!(f, "bad {command}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+/// Oddities in a line that was still understood; each is reported once per
+/// process, so a judge that sends CRLF does not fill the log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Quirks {
+    pub carriage_return: bool,
+    pub tab: bool,
+    pub lower_case: bool,
+    pub extra_words: bool,
+}
+
+/// Parses one line. Words are separated by any white space; case is ignored;
+/// a square may be given as `d 3` or `d3`.
+pub fn parse(line: &str) -> (Result<Command, ProtocolError>, Quirks) {
+    let mut quirks = Quirks {
+        carriage_return: line.contains('\r'),
+        tab: line.contains('\t'),
+        ..Quirks::default()
+    };
+    let words: Vec<&str> = line.split_ascii_whitespace().collect();
+    let Some(first) = words.first() else {
+        return (Err(ProtocolError::Blank), quirks);
+    };
+    let upper = first.to_ascii_uppercase();
+    quirks.lower_case = upper != *first;
+    let args = &words[1..];
+    let (result, wanted) = match upper.as_str() {
+        "START" => (Ok(Command::Start), 0),
+        "DONE" => (Ok(Command::Done), 0),
+        "BEGIN" => (Ok(Command::Begin), 0),
+        "PASS" => (Ok(Command::Pass), 0),
+        "END" => (Ok(Command::End), 0),
+        "TURN" => match parse_square(args) {
+            Ok((sq, used)) => (Ok(Command::Turn(sq)), used),
+            Err(reason) => (Err(bad("TURN", reason)), 0),
+        },
+        "PLACE" => match parse_square(args) {
+            Ok((sq, used)) => match args.get(used) {
+                Some(&"1") => (Ok(Command::Place(sq, Owner::Mine)), used + 1),
+                Some(&"2") => (Ok(Command::Place(sq, Owner::Theirs)), used + 1),
+                Some(other) => (
+                    Err(bad("PLACE", format!("owner must be 1 or 2, not '{other}'"))),
+                    0,
+                ),
+                None => (Err(bad("PLACE", "missing owner (1 or 2)".into())), 0),
+            },
+            Err(reason) => (Err(bad("PLACE", reason)), 0),
+        },
+        _ => (Err(ProtocolError::Unknown(truncate(first))), 0),
+    };
+    if result.is_ok() && args.len() > wanted {
+        quirks.extra_words = true;
+    }
+    (result, quirks)
+}
+
+fn bad(command: &'static str, reason: String) -> ProtocolError {
+    ProtocolError::BadArguments { command, reason }
+}
+
+fn truncate(word: &str) -> String {
+    word.chars().take(24).collect()
+}
+
+/// `d 3` (two words) or `d3` (one); returns the square and the words used.
+fn parse_square(args: &[&str]) -> Result<(Square, usize), String> {
+    match args {
+        [] => Err("missing square".into()),
+        [one, ..] if one.len() == 2 => Square::parse(one)
+            .map(|sq| (sq, 1))
+            .ok_or_else(|| format!("'{}' is not a square a1..h8", truncate(one))),
+        [file, rank, ..] => {
+            let (f, r) = (file.as_bytes(), rank.as_bytes());
+            if f.len() == 1 && r.len() == 1 {
+                if let Some(sq) = Square::from_letter_digit(f[0], r[0]) {
+                    return Ok((sq, 2));
+                }
+            }
+            Err(format!(
+                "'{} {}' is not a square a-h 1-8",
+                truncate(file),
+                truncate(rank)
+            ))
+        }
+        [one] => Err(format!("'{}' is not a square a1..h8", truncate(one))),
+    }
+}
+
+/// Where the session is in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Before `START`.
+    Idle,
+    /// After `START`, taking `PLACE` lines until `DONE`.
+    Setup,
+    /// After `DONE`.
+    Playing,
+}
+
+/// What the session must answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Nothing,
+    Ok,
+    /// Our move (or `PASS`) is due.
+    Move,
+    /// `END`: the process exits.
+    Exit,
+}
+
+/// The game as the judge describes it, from our side.
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub phase: Phase,
+    /// Our discs.
+    pub mine: u64,
+    /// The opponent's discs.
+    pub theirs: u64,
+    /// Known from the first `BEGIN` (black) or `TURN`/`PASS` (white).
+    pub color: Option<Color>,
+    /// Set up the standard position once our colour is known (the judge gave
+    /// no position, see `assume_standard`).
+    standard_pending: bool,
+    /// Warnings for the last line, for the caller to print.
+    pub warnings: Vec<String>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    #[must_use]
+    pub fn new() -> Session {
+        Session {
+            phase: Phase::Idle,
+            mine: 0,
+            theirs: 0,
+            color: None,
+            standard_pending: false,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The position with us to move.
+    #[must_use]
+    pub fn board(&self) -> Board {
+        Board::new(self.mine, self.theirs)
+    }
+
+    fn warn(&mut self, text: String) {
+        self.warnings.push(text);
+    }
+
+    fn reset(&mut self) {
+        self.phase = Phase::Setup;
+        self.mine = 0;
+        self.theirs = 0;
+        self.color = None;
+        self.standard_pending = false;
+    }
+
+    /// No position was given (no `START`, or no `PLACE`): the standard start
+    /// is the only sensible guess. It is placed when our colour is known.
+    fn assume_standard(&mut self, why: &str) {
+        self.warn(format!("{why}: assuming the standard start position"));
+        self.mine = 0;
+        self.theirs = 0;
+        self.standard_pending = true;
+        self.phase = Phase::Playing;
+    }
+
+    fn learn_color(&mut self, color: Color) {
+        if self.color.is_none() {
+            self.color = Some(color);
+        }
+        if self.standard_pending {
+            self.standard_pending = false;
+            let start = Board::start(); // black to move
+            let (black, white) = (start.player, start.opponent);
+            (self.mine, self.theirs) = match self.color.unwrap_or(color) {
+                Color::Black => (black, white),
+                Color::White => (white, black),
+            };
+        }
+    }
+
+    /// Makes sure a game is under way before a move-related command.
+    fn ensure_playing(&mut self, command: &str) {
+        match self.phase {
+            Phase::Idle => self.assume_standard(&format!("{command} before START")),
+            Phase::Setup => {
+                if self.mine | self.theirs == 0 {
+                    self.assume_standard(&format!("{command} before DONE with no PLACE"));
+                } else {
+                    self.warn(format!("{command} before DONE: taking the setup as complete"));
+                    self.phase = Phase::Playing;
+                }
+            }
+            Phase::Playing => {}
+        }
+    }
+
+    /// Applies one command to the game and says what reply is due.
+    pub fn apply(&mut self, command: Command) -> Reply {
+        self.warnings.clear();
+        match command {
+            Command::Start => {
+                if self.phase == Phase::Playing {
+                    self.warn("START before END: starting a new game".into());
+                }
+                self.reset();
+                Reply::Nothing
+            }
+            Command::Place(sq, owner) => {
+                match self.phase {
+                    Phase::Idle => {
+                        self.warn("PLACE before START: starting a new game".into());
+                        self.reset();
+                    }
+                    Phase::Playing => {
+                        self.warn(format!("PLACE {sq} after DONE: changing the board anyway"));
+                    }
+                    Phase::Setup => {}
+                }
+                if (self.mine | self.theirs) & sq.bit() != 0 {
+                    self.warn(format!("PLACE {sq}: square already occupied, the later PLACE wins"));
+                }
+                self.mine &= !sq.bit();
+                self.theirs &= !sq.bit();
+                match owner {
+                    Owner::Mine => self.mine |= sq.bit(),
+                    Owner::Theirs => self.theirs |= sq.bit(),
+                }
+                Reply::Nothing
+            }
+            Command::Done => {
+                match self.phase {
+                    Phase::Idle => self.assume_standard("DONE before START"),
+                    Phase::Setup if self.mine | self.theirs == 0 => {
+                        self.assume_standard("DONE with no PLACE")
+                    }
+                    Phase::Setup => self.phase = Phase::Playing,
+                    Phase::Playing => self.warn("DONE again: answering OK again".into()),
+                }
+                Reply::Ok
+            }
+            Command::Begin => {
+                self.ensure_playing("BEGIN");
+                self.learn_color(Color::Black);
+                Reply::Move
+            }
+            Command::Pass => {
+                self.ensure_playing("PASS");
+                self.learn_color(Color::White);
+                Reply::Move
+            }
+            Command::Turn(sq) => {
+                self.ensure_playing("TURN");
+                self.learn_color(Color::White);
+                self.opponent_move(sq);
+                Reply::Move
+            }
+            Command::End => Reply::Exit,
+        }
+    }
+
+    /// The opponent played `sq`: turn over what it turns over. A square that
+    /// is taken is refused (the board stays as it is); a move that turns
+    /// nothing over still puts the disc down, since the judge says it is
+    /// there.
+    fn opponent_move(&mut self, sq: Square) {
+        if (self.mine | self.theirs) & sq.bit() != 0 {
+            self.warn(format!("TURN {sq}: square already occupied, board left as it was"));
+            return;
+        }
+        let flipped = crate::movegen::flips(sq.index(), self.theirs, self.mine);
+        if flipped == 0 {
+            self.warn(format!(
+                "TURN {sq}: not a legal move (turns nothing over), placing the disc anyway"
+            ));
+        }
+        self.theirs |= flipped | sq.bit();
+        self.mine &= !flipped;
+    }
+
+    /// We played `sq` (a legal move).
+    pub fn own_move(&mut self, sq: Square) {
+        let flipped = crate::movegen::flips(sq.index(), self.mine, self.theirs);
+        self.mine |= flipped | sq.bit();
+        self.theirs &= !flipped;
+    }
+
+    /// Our colour for diagrams: black until we learn otherwise.
+    #[must_use]
+    pub fn display_color(&self) -> Color {
+        self.color.unwrap_or(Color::Black)
+    }
+}
+
+/// How much goes to stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verbosity {
+    /// Boards, legal moves, the search line and warnings.
+    Full,
+    /// The search line and warnings only.
+    Brief,
+    /// Warnings only.
+    Quiet,
+}
+
+/// Reads one line of at most `MAX_LINE` bytes (the rest of a longer line is
+/// dropped). `Ok(None)` at end of input. Invalid UTF-8 is replaced, not
+/// fatal.
+fn read_line(input: &mut impl BufRead, cut: &mut bool) -> io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    *cut = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(if bytes.is_empty() && !*cut {
+                None
+            } else {
+                Some(String::from_utf8_lossy(&bytes).into_owned())
+            });
+        }
+        let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_LINE.saturating_sub(bytes.len());
+        if chunk.len() > room {
+            *cut = true;
+        }
+        bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = found.unwrap_or(buf.len());
+        input.consume(used);
+        if found.is_some() {
+            return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
+        }
+    }
+}
+
+/// Speaks the judge protocol until `END` or end of input.
+pub fn run(
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+    log: &mut impl Write,
+    player: &mut dyn Player,
+    verbosity: Verbosity,
+) -> io::Result<()> {
+    let mut session = Session::new();
+    let mut seen = Quirks::default();
+    let mut line_number = 0u64;
+    let mut cut = false;
+    // stderr problems (a closed pipe) must never stop the game: ignore them.
+    macro_rules! note {
+        ($($arg:tt)*) => { let _ = writeln!(log, $($arg)*); };
+    }
+    loop {
+        let Some(line) = read_line(input, &mut cut)? else {
+            if session.phase != Phase::Idle {
+                note!("end of input without END: exiting");
+            }
+            let _ = log.flush();
+            return Ok(());
+        };
+        let started = Instant::now();
+        line_number += 1;
+        if cut {
+            note!("line {line_number}: longer than {MAX_LINE} bytes, the rest was dropped");
+        }
+        let (parsed, quirks) = parse(&line);
+        report_quirks(log, line_number, quirks, &mut seen);
+        let command = match parsed {
+            Ok(command) => command,
+            Err(error) => {
+                note!("line {line_number}: {error}: ignored");
+                continue;
+            }
+        };
+        let was_idle = session.phase == Phase::Idle;
+        let reply = session.apply(command);
+        if command == Command::Start || (was_idle && session.phase != Phase::Idle) {
+            player.new_game();
+        }
+        for warning in &session.warnings {
+            note!("line {line_number}: {warning}");
+        }
+        match reply {
+            Reply::Nothing => {}
+            Reply::Exit => {
+                let _ = log.flush();
+                return Ok(());
+            }
+            Reply::Ok => write_reply(output, "OK")?,
+            Reply::Move => {
+                let board = session.board();
+                let color = session.display_color();
+                let choice = if board.has_moves() {
+                    player.choose(&board, started)
+                } else {
+                    crate::player::Choice {
+                        square: None,
+                        info: "no legal move".to_string(),
+                    }
+                };
+                // Never send an illegal move, whatever a player returned.
+                let square = match choice.square {
+                    Some(sq) if board.is_legal(sq) => Some(sq),
+                    Some(sq) => {
+                        note!("player chose illegal {sq}: replacing it");
+                        crate::bitboard::squares(board.moves()).next()
+                    }
+                    None if board.has_moves() => crate::bitboard::squares(board.moves()).next(),
+                    None => None,
+                };
+                let text = match square {
+                    Some(sq) => format!("{} {}", sq.file_char(), sq.rank_char()),
+                    None => "PASS".to_string(),
+                };
+                write_reply(output, &text)?;
+                if let Some(sq) = square {
+                    session.own_move(sq);
+                }
+                // The reply is out; now the log, which may be slow.
+                if verbosity == Verbosity::Full {
+                    note!(
+                        "{} to move, legal: {}\n{}",
+                        color.name(),
+                        if board.has_moves() { move_names(board.moves()) } else { "none".into() },
+                        board.diagram(color).trim_end()
+                    );
+                }
+                if verbosity != Verbosity::Quiet {
+                    note!("played {text}: {}", choice.info);
+                }
+                if verbosity == Verbosity::Full {
+                    let after = session.board().pass();
+                    note!(
+                        "{} to move, legal: {}\n{}",
+                        color.other().name(),
+                        if after.has_moves() { move_names(after.moves()) } else { "none".into() },
+                        after.diagram(color.other()).trim_end()
+                    );
+                }
+            }
+        }
+        let _ = log.flush();
+    }
+}
+
+/// The one place that writes to stdout: a whole line, flushed at once.
+fn write_reply(output: &mut impl Write, text: &str) -> io::Result<()> {
+    output.write_all(text.as_bytes())?;
+    output.write_all(b"\n")?;
+    output.flush()
+}
+
+fn report_quirks(log: &mut impl Write, line: u64, quirks: Quirks, seen: &mut Quirks) {
+    let mut say = |present: bool, already: &mut bool, what: &str| {
+        if present && !*already {
+            *already = true;
+            let _ = writeln!(log, "line {line}: {what} (accepted; said once)");
+        }
+    };
+    say(quirks.carriage_return, &mut seen.carriage_return, "carriage return in line");
+    say(quirks.tab, &mut seen.tab, "tab in line");
+    say(quirks.lower_case, &mut seen.lower_case, "command not in upper case");
+    say(quirks.extra_words, &mut seen.extra_words, "extra words after a command, ignored");
+}

@@ -1,0 +1,356 @@
+//! The referee: plays two judge-protocol programs against each other the way
+//! the judge does, checks every move with its own rules and times every
+//! reply.
+//!
+//! A side loses at once ("forfeit") for an illegal or malformed reply, a
+//! reply later than the limit, a crash, or no `OK` after `DONE` within the
+//! setup limit.
+
+use crate::bitboard::Square;
+use crate::board::{Board, Color};
+use crate::program::{Failure, Program};
+use crate::transcript::{check_move_reply, Direction, Transcript};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Time for `OK` after `DONE`: start-up is not a move, but a program that
+/// never answers must not hang the match.
+pub const SETUP_LIMIT: Duration = Duration::from_secs(5);
+
+/// How a game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to the end; discs of black and white.
+    Finished { black: u32, white: u32 },
+    /// `loser` lost on a technicality.
+    Forfeit { loser: Color, reason: String },
+}
+
+/// One game's record.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub ending: Ending,
+    /// The moves in order, `None` for a pass.
+    pub moves: Vec<Option<Square>>,
+    /// Reply times of black and of white (move replies only).
+    pub times: [Vec<Duration>; 2],
+    /// What each side saw and said: black's, white's.
+    pub transcripts: [Transcript; 2],
+}
+
+impl Game {
+    /// Black's disc difference; a forfeit counts as a 64-0 wipe-out.
+    #[must_use]
+    pub fn black_margin(&self) -> i32 {
+        match &self.ending {
+            Ending::Finished { black, white } => *black as i32 - *white as i32,
+            Ending::Forfeit { loser: Color::Black, .. } => -64,
+            Ending::Forfeit { .. } => 64,
+        }
+    }
+
+    /// The winner, `None` for a draw.
+    #[must_use]
+    pub fn winner(&self) -> Option<Color> {
+        match self.black_margin() {
+            m if m > 0 => Some(Color::Black),
+            m if m < 0 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The moves as `f5d6..`, `--` for a pass.
+    #[must_use]
+    pub fn move_text(&self) -> String {
+        self.moves
+            .iter()
+            .map(|m| m.map_or("--".to_string(), |sq| sq.to_string()))
+            .collect()
+    }
+}
+
+/// One side of a game while it is played.
+struct Side {
+    program: Program,
+    transcript: Transcript,
+    color: Color,
+}
+
+impl Side {
+    fn send(&mut self, line: &str) -> Result<std::time::Instant, Failure> {
+        self.transcript.push(Direction::Sent, line);
+        self.program.send(line)
+    }
+
+    fn receive(&mut self, sent: std::time::Instant, limit: Duration) -> Result<(String, Duration), Failure> {
+        let (line, took) = self.program.receive(sent, limit)?;
+        self.transcript.push(Direction::Received, &line);
+        Ok((line, took))
+    }
+}
+
+/// The `PLACE` lines that describe `board` (black, white) to `color`.
+fn place_lines(black: u64, white: u64, color: Color) -> Vec<String> {
+    let (mine, theirs) = match color {
+        Color::Black => (black, white),
+        Color::White => (white, black),
+    };
+    crate::bitboard::squares(black | white)
+        .map(|sq| {
+            let owner = if mine & sq.bit() != 0 {
+                1
+            } else {
+                debug_assert!(theirs & sq.bit() != 0);
+                2
+            };
+            format!("PLACE {} {} {owner}", sq.file_char(), sq.rank_char())
+        })
+        .collect()
+}
+
+/// What the referee needs to start a game.
+pub struct GameSetup<'a> {
+    /// Command lines of black and white.
+    pub commands: [&'a str; 2],
+    /// The position to start from and the side to move (black's "BEGIN").
+    pub start: Board,
+    pub to_move: Color,
+    pub limit: Duration,
+    /// Where each side's stderr goes (black, white), if kept.
+    pub stderr: [Option<PathBuf>; 2],
+}
+
+/// Plays one game.
+#[must_use]
+pub fn play_game(setup: &GameSetup) -> Game {
+    let (black, white) = setup.start.colors(setup.to_move);
+    let mut game = Game {
+        ending: Ending::Finished { black: 0, white: 0 },
+        moves: Vec::new(),
+        times: [Vec::new(), Vec::new()],
+        transcripts: [Transcript::default(), Transcript::default()],
+    };
+    let mut sides: Vec<Side> = Vec::new();
+    for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        match Program::spawn_with_limit(setup.commands[i], setup.stderr[i].as_deref(), Some(setup.limit)) {
+            Ok(program) => sides.push(Side {
+                program,
+                transcript: Transcript::default(),
+                color,
+            }),
+            Err(e) => {
+                game.ending = Ending::Forfeit {
+                    loser: color,
+                    reason: format!("could not start: {e}"),
+                };
+                return game;
+            }
+        }
+    }
+    let forfeit = |game: &mut Game, sides: Vec<Side>, loser: Color, reason: String| {
+        game.ending = Ending::Forfeit { loser, reason };
+        close(game, sides);
+    };
+
+    // Setup: both sides get the position and must answer OK.
+    for i in 0..2 {
+        let color = sides[i].color;
+        let mut lines = vec!["START".to_string()];
+        lines.extend(place_lines(black, white, color));
+        lines.push("DONE".to_string());
+        let mut sent = None;
+        for line in &lines {
+            match sides[i].send(line) {
+                Ok(at) => sent = Some(at),
+                Err(f) => {
+                    forfeit(&mut game, sides, color, format!("during setup: {f}"));
+                    return game;
+                }
+            }
+        }
+        match sides[i].receive(sent.expect("DONE was sent"), SETUP_LIMIT) {
+            Ok((reply, _)) if reply == "OK" => {}
+            Ok((reply, _)) => {
+                forfeit(&mut game, sides, color, format!("answered '{reply}' to DONE, not OK"));
+                return game;
+            }
+            Err(f) => {
+                forfeit(&mut game, sides, color, format!("after DONE: {f}"));
+                return game;
+            }
+        }
+    }
+
+    let mut board = setup.start;
+    let mut to_move = setup.to_move;
+    // What the side to move is told: BEGIN at the start, then the
+    // opponent's move or PASS.
+    let mut last: Option<Option<Square>> = None;
+    while !board.is_game_over() {
+        let i = match to_move {
+            Color::Black => 0,
+            Color::White => 1,
+        };
+        let message = match last {
+            None => "BEGIN".to_string(),
+            Some(None) => "PASS".to_string(),
+            Some(Some(sq)) => format!("TURN {} {}", sq.file_char(), sq.rank_char()),
+        };
+        let sent = match sides[i].send(&message) {
+            Ok(at) => at,
+            Err(f) => {
+                forfeit(&mut game, sides, to_move, format!("at {message}: {f}"));
+                return game;
+            }
+        };
+        let (reply, took) = match sides[i].receive(sent, setup.limit) {
+            Ok(r) => r,
+            Err(f) => {
+                forfeit(&mut game, sides, to_move, format!("at {message}: {f}"));
+                return game;
+            }
+        };
+        game.times[i].push(took);
+        if let Some(why) = check_move_reply(&board, &reply) {
+            forfeit(&mut game, sides, to_move, format!("at {message}: {why}"));
+            return game;
+        }
+        let played = if reply == "PASS" {
+            board = board.pass();
+            None
+        } else {
+            let b = reply.as_bytes();
+            let sq = Square::from_letter_digit(b[0], b[2]).expect("checked legal");
+            board = board.play(sq);
+            Some(sq)
+        };
+        game.moves.push(played);
+        last = Some(played);
+        to_move = to_move.other();
+    }
+    let (b, w) = board.colors(to_move);
+    game.ending = Ending::Finished {
+        black: b.count_ones(),
+        white: w.count_ones(),
+    };
+    close(&mut game, sides);
+    game
+}
+
+/// Sends END to both and collects their transcripts.
+fn close(game: &mut Game, sides: Vec<Side>) {
+    for (i, mut side) in sides.into_iter().enumerate() {
+        let _ = side.send("END");
+        let extra = side.program.drain(Duration::from_millis(20));
+        for line in extra {
+            side.transcript.push(Direction::Received, &line);
+        }
+        let _ = side.program.finish(Duration::from_millis(500));
+        game.transcripts[i] = std::mem::take(&mut side.transcript);
+    }
+}
+
+/// Each program's totals over a match.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub forfeits: u32,
+    /// Sum of disc differences from this program's side.
+    pub margin: i64,
+    pub games: u32,
+    pub slowest: Duration,
+    pub total_time: Duration,
+    pub replies: u32,
+}
+
+impl Tally {
+    pub fn add(&mut self, game: &Game, color: Color) {
+        let i = match color {
+            Color::Black => 0,
+            Color::White => 1,
+        };
+        self.games += 1;
+        let margin = match color {
+            Color::Black => game.black_margin(),
+            Color::White => -game.black_margin(),
+        };
+        self.margin += i64::from(margin);
+        match game.winner() {
+            None => self.draws += 1,
+            Some(c) if c == color => self.wins += 1,
+            Some(_) => self.losses += 1,
+        }
+        if matches!(&game.ending, Ending::Forfeit { loser, .. } if *loser == color) {
+            self.forfeits += 1;
+        }
+        for &t in &game.times[i] {
+            self.slowest = self.slowest.max(t);
+            self.total_time += t;
+            self.replies += 1;
+        }
+    }
+
+    /// Points as a fraction: a win 1, a draw one half.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games)
+    }
+
+    #[must_use]
+    pub fn mean_reply(&self) -> Duration {
+        if self.replies == 0 {
+            Duration::ZERO
+        } else {
+            self.total_time / self.replies
+        }
+    }
+}
+
+/// The Elo difference that a score fraction implies, and a 95% interval
+/// from the per-game variance (win 1, draw 1/2, loss 0).
+#[must_use]
+pub fn elo_estimate(tally: &Tally) -> Option<(f64, f64, f64)> {
+    let n = f64::from(tally.games);
+    // At 0% or 100% the estimate is infinite: no interval to give.
+    if tally.games < 2 || tally.wins == tally.games || tally.losses == tally.games {
+        return None;
+    }
+    let s = tally.score();
+    let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
+    let mean_sq = (f64::from(tally.wins) + 0.25 * f64::from(tally.draws)) / n;
+    let sd = ((mean_sq - s * s).max(0.0) / n).sqrt();
+    Some((elo(s), elo(s - 1.96 * sd), elo(s + 1.96 * sd)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn place_lines_are_relative_to_the_side() {
+        let b = Board::start();
+        let (black, white) = b.colors(Color::Black);
+        let for_black = place_lines(black, white, Color::Black);
+        assert_eq!(for_black, ["PLACE d 4 2", "PLACE e 4 1", "PLACE d 5 1", "PLACE e 5 2"]);
+        let for_white = place_lines(black, white, Color::White);
+        assert_eq!(for_white, ["PLACE d 4 1", "PLACE e 4 2", "PLACE d 5 2", "PLACE e 5 1"]);
+    }
+
+    #[test]
+    fn elo_of_an_even_score_is_zero() {
+        let t = Tally {
+            wins: 5,
+            losses: 5,
+            games: 10,
+            ..Tally::default()
+        };
+        let (elo, lo, hi) = elo_estimate(&t).unwrap();
+        assert!(elo.abs() < 1e-9);
+        assert!(lo < 0.0 && hi > 0.0);
+    }
+}
