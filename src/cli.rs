@@ -67,7 +67,6 @@ const VALUE_FLAGS: &[&str] = &[
     "openings",
     "bot",
     "convention",
-    "record",
 ];
 
 /// Parsed command line: positional words and `--flag [value]`s.
@@ -169,7 +168,10 @@ pub fn play_default() -> ExitCode {
 
 /// The limit a referee of ours announced (see `program::MOVE_TIME_ENV`).
 fn limit_from_env() -> Option<Duration> {
-    let ms: u64 = std::env::var(crate::program::MOVE_TIME_ENV).ok()?.parse().ok()?;
+    let ms: u64 = std::env::var(crate::program::MOVE_TIME_ENV)
+        .ok()?
+        .parse()
+        .ok()?;
     Some(Duration::from_millis(ms.max(1)))
 }
 
@@ -209,7 +211,9 @@ fn make_player(args: &Args) -> Result<Box<dyn Player>, UsageError> {
                 return Err(UsageError("--depth must be at least 1".into()));
             }
             Ok(Box::new(Engine::new(
-                args.number::<usize>("hash")?.unwrap_or(crate::tt::DEFAULT_MB).clamp(1, 4096),
+                args.number::<usize>("hash")?
+                    .unwrap_or(crate::tt::DEFAULT_MB)
+                    .clamp(1, 4096),
                 eval,
                 depth,
                 args.number::<u64>("nodes")?,
@@ -295,7 +299,7 @@ fn opening_position(line: &str) -> Option<(Board, Color)> {
     let mut board = Board::start();
     let mut color = Color::Black;
     let bytes = line.trim().as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return None;
     }
     for pair in bytes.chunks(2) {
@@ -323,7 +327,8 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
     let record = args.text("record").map(PathBuf::from);
     if let Some(dir) = &record {
-        std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("--record {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("--record {}: {e}", dir.display())))?;
     }
     let mut openings: Vec<(String, Board, Color)> = Vec::new();
     if let Some(path) = args.text("openings") {
@@ -351,7 +356,11 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
             let (text, board, color) = &openings[(g as usize / 2) % openings.len()];
             (*board, *color, format!(" opening {text}"))
         };
-        let commands = if a_black { [names[0], names[1]] } else { [names[1], names[0]] };
+        let commands = if a_black {
+            [names[0], names[1]]
+        } else {
+            [names[1], names[0]]
+        };
         let stderr = match &record {
             Some(dir) => [
                 Some(dir.join(format!("game-{:04}-black.stderr", g + 1))),
@@ -375,7 +384,9 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
         tallies[1].add(&game, b_color);
         let outcome = match &game.ending {
             referee::Ending::Finished { black, white } => format!("{black}-{white}"),
-            referee::Ending::Forfeit { loser, reason } => format!("{} forfeits: {reason}", loser.name()),
+            referee::Ending::Forfeit { loser, reason } => {
+                format!("{} forfeits: {reason}", loser.name())
+            }
         };
         let verdict = match game.winner() {
             None => "draw".to_string(),
@@ -408,7 +419,10 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
             }
         }
     }
-    let _ = writeln!(out, "\n   wins draws losses forfeits  score  mean-diff  slowest  mean-reply  program");
+    let _ = writeln!(
+        out,
+        "\n   wins draws losses forfeits  score  mean-diff  slowest  mean-reply  program"
+    );
     for (i, t) in tallies.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -427,10 +441,16 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
     }
     match referee::elo_estimate(&tallies[0]) {
         Some((elo, lo, hi)) => {
-            let _ = writeln!(out, "Elo A-B: {elo:+.0} (95% interval {lo:+.0} .. {hi:+.0})");
+            let _ = writeln!(
+                out,
+                "Elo A-B: {elo:+.0} (95% interval {lo:+.0} .. {hi:+.0})"
+            );
         }
         None => {
-            let _ = writeln!(out, "Elo A-B: not estimable (fewer than 2 games, or all won or all lost)");
+            let _ = writeln!(
+                out,
+                "Elo A-B: not estimable (fewer than 2 games, or all won or all lost)"
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -491,7 +511,9 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let args = Args::parse(words)?;
     args.only(&["depth", "hash"])?;
     let depth = args.number::<u32>("depth")?.unwrap_or(11);
-    let hash = args.number::<usize>("hash")?.unwrap_or(crate::tt::DEFAULT_MB);
+    let hash = args
+        .number::<usize>("hash")?
+        .unwrap_or(crate::tt::DEFAULT_MB);
     crate::bench::run(depth, hash);
     Ok(ExitCode::SUCCESS)
 }

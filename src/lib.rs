@@ -20,20 +20,20 @@
 //! Dependencies point one way: bitboard <- movegen <- board <- {eval, tt}
 //! <- search <- protocol.
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod cli;
 pub mod clock;
 pub mod eval;
 pub mod movegen;
 pub mod movelist;
 pub mod perft;
-pub mod search;
-pub mod tt;
 pub mod player;
-pub mod protocol;
 pub mod program;
+pub mod protocol;
 pub mod referee;
-pub mod transcript;
-pub mod bench;
-pub mod cli;
+pub mod search;
 pub mod solve;
+pub mod transcript;
+pub mod tt;

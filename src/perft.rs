@@ -79,7 +79,9 @@ mod tests {
             .map(|d| perft(&b, d, Convention::GamesDropped))
             .collect();
         assert_eq!(a, vec![4, 12, 56, 244, 1396, 8200]);
-        let k: Vec<u64> = (1..=6).map(|d| perft(&b, d, Convention::GamesKept)).collect();
+        let k: Vec<u64> = (1..=6)
+            .map(|d| perft(&b, d, Convention::GamesKept))
+            .collect();
         assert_eq!(a, k);
     }
 }

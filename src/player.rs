@@ -159,7 +159,12 @@ impl Player for GreedyPlayer {
 
     fn choose(&mut self, board: &Board, _started: Instant) -> Choice {
         let scored: Vec<(Square, u32)> = bitboard::squares(board.moves())
-            .map(|sq| (sq, flips(sq.index(), board.player, board.opponent).count_ones()))
+            .map(|sq| {
+                (
+                    sq,
+                    flips(sq.index(), board.player, board.opponent).count_ones(),
+                )
+            })
             .collect();
         let most = scored.iter().map(|&(_, n)| n).max().unwrap_or(0);
         let best: Vec<Square> = scored

@@ -139,7 +139,11 @@ impl Program {
 
     /// The next line the program writes (without its line end), and how
     /// long after `sent` it arrived; a failure if none comes within `limit`.
-    pub fn receive(&mut self, sent: Instant, limit: Duration) -> Result<(String, Duration), Failure> {
+    pub fn receive(
+        &mut self,
+        sent: Instant,
+        limit: Duration,
+    ) -> Result<(String, Duration), Failure> {
         let deadline = sent + limit;
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {

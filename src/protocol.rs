@@ -122,8 +122,19 @@ fn bad(command: &'static str, reason: String) -> ProtocolError {
     ProtocolError::BadArguments { command, reason }
 }
 
+/// A word for a message: at most 24 characters, control characters shown
+/// as escapes so the log stays one line of readable text.
 fn truncate(word: &str) -> String {
-    word.chars().take(24).collect()
+    word.chars()
+        .take(24)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
 }
 
 /// `d 3` (two words) or `d3` (one); returns the square and the words used.
@@ -259,7 +270,9 @@ impl Session {
                 if self.mine | self.theirs == 0 {
                     self.assume_standard(&format!("{command} before DONE with no PLACE"));
                 } else {
-                    self.warn(format!("{command} before DONE: taking the setup as complete"));
+                    self.warn(format!(
+                        "{command} before DONE: taking the setup as complete"
+                    ));
                     self.phase = Phase::Playing;
                 }
             }
@@ -290,7 +303,9 @@ impl Session {
                     Phase::Setup => {}
                 }
                 if (self.mine | self.theirs) & sq.bit() != 0 {
-                    self.warn(format!("PLACE {sq}: square already occupied, the later PLACE wins"));
+                    self.warn(format!(
+                        "PLACE {sq}: square already occupied, the later PLACE wins"
+                    ));
                 }
                 self.mine &= !sq.bit();
                 self.theirs &= !sq.bit();
@@ -331,13 +346,39 @@ impl Session {
         }
     }
 
+    /// Applies a parsed line, good or bad. A `TURN` whose square cannot be
+    /// read still owes the judge a reply: the opponent's move is unknown, so
+    /// the bot answers for the position as it stands.
+    pub fn apply_parsed(&mut self, parsed: &Result<Command, ProtocolError>) -> Reply {
+        match parsed {
+            Ok(command) => self.apply(*command),
+            Err(
+                error @ ProtocolError::BadArguments {
+                    command: "TURN", ..
+                },
+            ) => {
+                self.warnings.clear();
+                self.ensure_playing("TURN");
+                self.learn_color(Color::White);
+                self.warn(format!("{error}: answering for the board as it stands"));
+                Reply::Move
+            }
+            Err(_) => {
+                self.warnings.clear();
+                Reply::Nothing
+            }
+        }
+    }
+
     /// The opponent played `sq`: turn over what it turns over. A square that
     /// is taken is refused (the board stays as it is); a move that turns
     /// nothing over still puts the disc down, since the judge says it is
     /// there.
     fn opponent_move(&mut self, sq: Square) {
         if (self.mine | self.theirs) & sq.bit() != 0 {
-            self.warn(format!("TURN {sq}: square already occupied, board left as it was"));
+            self.warn(format!(
+                "TURN {sq}: square already occupied, board left as it was"
+            ));
             return;
         }
         let flipped = crate::movegen::flips(sq.index(), self.theirs, self.mine);
@@ -442,16 +483,12 @@ pub fn run(
         }
         let (parsed, quirks) = parse(&line);
         report_quirks(log, line_number, quirks, &mut seen);
-        let command = match parsed {
-            Ok(command) => command,
-            Err(error) => {
-                note!("line {line_number}: {error}: ignored");
-                continue;
-            }
-        };
         let was_idle = session.phase == Phase::Idle;
-        let reply = session.apply(command);
-        if command == Command::Start || (was_idle && session.phase != Phase::Idle) {
+        let reply = session.apply_parsed(&parsed);
+        if let (Err(error), Reply::Nothing) = (&parsed, reply) {
+            note!("line {line_number}: {error}: ignored");
+        }
+        if parsed == Ok(Command::Start) || (was_idle && session.phase != Phase::Idle) {
             player.new_game();
         }
         for warning in &session.warnings {
@@ -498,7 +535,11 @@ pub fn run(
                     note!(
                         "{} to move, legal: {}\n{}",
                         color.name(),
-                        if board.has_moves() { move_names(board.moves()) } else { "none".into() },
+                        if board.has_moves() {
+                            move_names(board.moves())
+                        } else {
+                            "none".into()
+                        },
                         board.diagram(color).trim_end()
                     );
                 }
@@ -510,7 +551,11 @@ pub fn run(
                     note!(
                         "{} to move, legal: {}\n{}",
                         color.other().name(),
-                        if after.has_moves() { move_names(after.moves()) } else { "none".into() },
+                        if after.has_moves() {
+                            move_names(after.moves())
+                        } else {
+                            "none".into()
+                        },
                         after.diagram(color.other()).trim_end()
                     );
                 }
@@ -534,8 +579,20 @@ fn report_quirks(log: &mut impl Write, line: u64, quirks: Quirks, seen: &mut Qui
             let _ = writeln!(log, "line {line}: {what} (accepted; said once)");
         }
     };
-    say(quirks.carriage_return, &mut seen.carriage_return, "carriage return in line");
+    say(
+        quirks.carriage_return,
+        &mut seen.carriage_return,
+        "carriage return in line",
+    );
     say(quirks.tab, &mut seen.tab, "tab in line");
-    say(quirks.lower_case, &mut seen.lower_case, "command not in upper case");
-    say(quirks.extra_words, &mut seen.extra_words, "extra words after a command, ignored");
+    say(
+        quirks.lower_case,
+        &mut seen.lower_case,
+        "command not in upper case",
+    );
+    say(
+        quirks.extra_words,
+        &mut seen.extra_words,
+        "extra words after a command, ignored",
+    );
 }

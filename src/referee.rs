@@ -44,7 +44,10 @@ impl Game {
     pub fn black_margin(&self) -> i32 {
         match &self.ending {
             Ending::Finished { black, white } => *black as i32 - *white as i32,
-            Ending::Forfeit { loser: Color::Black, .. } => -64,
+            Ending::Forfeit {
+                loser: Color::Black,
+                ..
+            } => -64,
             Ending::Forfeit { .. } => 64,
         }
     }
@@ -82,7 +85,11 @@ impl Side {
         self.program.send(line)
     }
 
-    fn receive(&mut self, sent: std::time::Instant, limit: Duration) -> Result<(String, Duration), Failure> {
+    fn receive(
+        &mut self,
+        sent: std::time::Instant,
+        limit: Duration,
+    ) -> Result<(String, Duration), Failure> {
         let (line, took) = self.program.receive(sent, limit)?;
         self.transcript.push(Direction::Received, &line);
         Ok((line, took))
@@ -132,7 +139,11 @@ pub fn play_game(setup: &GameSetup) -> Game {
     };
     let mut sides: Vec<Side> = Vec::new();
     for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-        match Program::spawn_with_limit(setup.commands[i], setup.stderr[i].as_deref(), Some(setup.limit)) {
+        match Program::spawn_with_limit(
+            setup.commands[i],
+            setup.stderr[i].as_deref(),
+            Some(setup.limit),
+        ) {
             Ok(program) => sides.push(Side {
                 program,
                 transcript: Transcript::default(),
@@ -171,7 +182,12 @@ pub fn play_game(setup: &GameSetup) -> Game {
         match sides[i].receive(sent.expect("DONE was sent"), SETUP_LIMIT) {
             Ok((reply, _)) if reply == "OK" => {}
             Ok((reply, _)) => {
-                forfeit(&mut game, sides, color, format!("answered '{reply}' to DONE, not OK"));
+                forfeit(
+                    &mut game,
+                    sides,
+                    color,
+                    format!("answered '{reply}' to DONE, not OK"),
+                );
                 return game;
             }
             Err(f) => {
@@ -336,9 +352,15 @@ mod tests {
         let b = Board::start();
         let (black, white) = b.colors(Color::Black);
         let for_black = place_lines(black, white, Color::Black);
-        assert_eq!(for_black, ["PLACE d 4 2", "PLACE e 4 1", "PLACE d 5 1", "PLACE e 5 2"]);
+        assert_eq!(
+            for_black,
+            ["PLACE d 4 2", "PLACE e 4 1", "PLACE d 5 1", "PLACE e 5 2"]
+        );
         let for_white = place_lines(black, white, Color::White);
-        assert_eq!(for_white, ["PLACE d 4 1", "PLACE e 4 2", "PLACE d 5 2", "PLACE e 5 1"]);
+        assert_eq!(
+            for_white,
+            ["PLACE d 4 1", "PLACE e 4 2", "PLACE d 5 2", "PLACE e 5 1"]
+        );
     }
 
     #[test]

@@ -22,7 +22,12 @@ impl ObfPosition {
     #[must_use]
     pub fn best(&self) -> Option<(i32, Vec<Square>)> {
         let top = self.scores.iter().map(|&(_, s)| s).max()?;
-        let moves = self.scores.iter().filter(|&&(_, s)| s == top).map(|&(m, _)| m).collect();
+        let moves = self
+            .scores
+            .iter()
+            .filter(|&&(_, s)| s == top)
+            .map(|&(m, _)| m)
+            .collect();
         Some((top, moves))
     }
 }
@@ -45,7 +50,9 @@ pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, String> {
         if part.is_empty() {
             continue;
         }
-        let (mv, score) = part.split_once(':').ok_or_else(|| format!("bad move score '{part}'"))?;
+        let (mv, score) = part
+            .split_once(':')
+            .ok_or_else(|| format!("bad move score '{part}'"))?;
         let sq = Square::parse(mv.trim()).ok_or_else(|| format!("bad move '{mv}'"))?;
         let score: i32 = score
             .trim()
@@ -92,7 +99,10 @@ pub fn command(words: &[String]) -> Result<std::process::ExitCode, String> {
         total_time += secs;
         let (score, best) = match solved {
             Some((sq, score)) => (score, sq.to_string()),
-            None => (crate::search::endgame::solve(&mut searcher, &board, -64, 64), "pass".into()),
+            None => (
+                crate::search::endgame::solve(&mut searcher, &board, -64, 64),
+                "pass".into(),
+            ),
         };
         let check = match position.best() {
             None => String::new(),

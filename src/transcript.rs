@@ -83,10 +83,16 @@ pub fn unescape(text: &str) -> Result<String, String> {
             Some('n') => out.push('\n'),
             Some('x') => {
                 let hex: String = chars.by_ref().take(2).collect();
-                let code = u8::from_str_radix(&hex, 16).map_err(|_| format!("bad escape \\x{hex}"))?;
+                let code =
+                    u8::from_str_radix(&hex, 16).map_err(|_| format!("bad escape \\x{hex}"))?;
                 out.push(code as char);
             }
-            other => return Err(format!("bad escape \\{}", other.map_or(String::new(), String::from))),
+            other => {
+                return Err(format!(
+                    "bad escape \\{}",
+                    other.map_or(String::new(), String::from)
+                ))
+            }
         }
     }
     Ok(out)
@@ -97,7 +103,10 @@ impl Transcript {
         let mut t = Transcript::default();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim_end_matches('\r');
-            let error = |reason: String| TranscriptError { line: i + 1, reason };
+            let error = |reason: String| TranscriptError {
+                line: i + 1,
+                reason,
+            };
             if line.trim().is_empty() {
                 continue;
             }
@@ -210,7 +219,12 @@ impl ReplayReport {
 /// that it is legal in the position the lines describe, that nothing else is
 /// written, that the program exits with status 0 at the end; and, with
 /// `exact`, that each reply is the recorded one byte for byte.
-pub fn replay(command: &str, transcript: &Transcript, limit: Duration, exact: bool) -> ReplayReport {
+pub fn replay(
+    command: &str,
+    transcript: &Transcript,
+    limit: Duration,
+    exact: bool,
+) -> ReplayReport {
     let mut report = ReplayReport::default();
     let mut program = match Program::spawn(command, None) {
         Ok(p) => p,
@@ -243,30 +257,33 @@ pub fn replay(command: &str, transcript: &Transcript, limit: Duration, exact: bo
                 break;
             }
         };
-        let due = match parse(&entry.text).0 {
-            Ok(command) => tracker.apply(command),
-            Err(_) => Reply::Nothing,
-        };
+        let due = tracker.apply_parsed(&parse(&entry.text).0);
         if due == Reply::Exit {
             ended = true;
             break;
         }
         if due == Reply::Nothing {
             if !recorded.is_empty() && exact {
-                report
-                    .problems
-                    .push(problem(i, "transcript records a reply where none is due".into()));
+                report.problems.push(problem(
+                    i,
+                    "transcript records a reply where none is due".into(),
+                ));
             }
             continue;
         }
         let (reply, took) = match program.receive(sent, limit) {
             Ok(r) => r,
             Err(f @ Failure::Late(_)) => {
-                report.problems.push(problem(i, format!("after '{}': {f}", escape(&entry.text))));
+                report
+                    .problems
+                    .push(problem(i, format!("after '{}': {f}", escape(&entry.text))));
                 break;
             }
             Err(f) => {
-                report.problems.push(problem(i, format!("after '{}': program {f}", escape(&entry.text))));
+                report.problems.push(problem(
+                    i,
+                    format!("after '{}': program {f}", escape(&entry.text)),
+                ));
                 break;
             }
         };
@@ -274,15 +291,20 @@ pub fn replay(command: &str, transcript: &Transcript, limit: Duration, exact: bo
         report.transcript.push(Direction::Received, &reply);
         match due {
             Reply::Ok if reply != "OK" => {
-                report.problems.push(problem(i, format!("expected OK, got '{}'", escape(&reply))));
+                report
+                    .problems
+                    .push(problem(i, format!("expected OK, got '{}'", escape(&reply))));
             }
             Reply::Move => {
                 let board = tracker.board();
                 if let Some(why) = check_move_reply(&board, &reply) {
-                    report.problems.push(problem(i, format!("illegal reply: {why}")));
+                    report
+                        .problems
+                        .push(problem(i, format!("illegal reply: {why}")));
                 } else if reply != "PASS" {
                     let b = reply.as_bytes();
-                    let sq = crate::bitboard::Square::from_letter_digit(b[0], b[2]).expect("checked");
+                    let sq =
+                        crate::bitboard::Square::from_letter_digit(b[0], b[2]).expect("checked");
                     tracker.own_move(sq);
                 }
             }
@@ -304,7 +326,10 @@ pub fn replay(command: &str, transcript: &Transcript, limit: Duration, exact: bo
     }
     let extra = program.drain(Duration::from_millis(300));
     for line in extra {
-        report.problems.push(problem(entries.len(), format!("unexpected output '{}'", escape(&line))));
+        report.problems.push(problem(
+            entries.len(),
+            format!("unexpected output '{}'", escape(&line)),
+        ));
     }
     match program.finish(Duration::from_secs(2)) {
         Some(status) if status.success() => report.exit_ok = true,

@@ -151,7 +151,10 @@ mod tests {
         assert!(t.probe(&b).is_none());
         t.store(&b, -1234, Bound::Lower, 7, 19);
         let e = t.probe(&b).unwrap();
-        assert_eq!((e.score, e.bound, e.depth, e.best), (-1234, Bound::Lower, 7, 19));
+        assert_eq!(
+            (e.score, e.bound, e.depth, e.best),
+            (-1234, Bound::Lower, 7, 19)
+        );
         assert!(t.probe(&b.pass()).is_none());
         t.clear();
         assert!(t.probe(&b).is_none());

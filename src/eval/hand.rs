@@ -35,7 +35,8 @@ const CORNER_REGIONS: [(u64, u64, u64); 4] = [
 #[must_use]
 pub fn evaluate(board: &Board) -> Score {
     let (p, o) = (board.player, board.opponent);
-    let mobility = legal_moves(p, o).count_ones() as Score - legal_moves(o, p).count_ones() as Score;
+    let mobility =
+        legal_moves(p, o).count_ones() as Score - legal_moves(o, p).count_ones() as Score;
     let potential =
         potential_moves(p, o).count_ones() as Score - potential_moves(o, p).count_ones() as Score;
     let corners = (p & CORNERS).count_ones() as Score - (o & CORNERS).count_ones() as Score;
@@ -47,7 +48,8 @@ pub fn evaluate(board: &Board) -> Score {
             c_squares += (p & c).count_ones() as Score - (o & c).count_ones() as Score;
         }
     }
-    let stable = stable_discs(p, o).count_ones() as Score - stable_discs(o, p).count_ones() as Score;
+    let stable =
+        stable_discs(p, o).count_ones() as Score - stable_discs(o, p).count_ones() as Score;
     let empties = board.empty_count();
     let parity = if empties <= PARITY_EMPTIES {
         if empties % 2 == 1 {

@@ -95,7 +95,7 @@ mod tests {
                 tracked.push((s, ply));
                 // Each tracked set must still belong to its owner.
                 for &(set, at) in &tracked {
-                    let owner = if (ply - at) % 2 == 0 {
+                    let owner = if (ply - at).is_multiple_of(2) {
                         board.player
                     } else {
                         board.opponent

@@ -173,8 +173,13 @@ fn fastest_first(board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
             let key = if index as u8 == first {
                 1000
             } else {
-                let corner = if bitboard::CORNERS & sq.bit() != 0 { 4 } else { 0 };
-                corner - 4 * child.moves().count_ones() as i32
+                let corner = if bitboard::CORNERS & sq.bit() != 0 {
+                    4
+                } else {
+                    0
+                };
+                corner
+                    - 4 * child.moves().count_ones() as i32
                     - (bitboard::neighbours(sq.bit()) & board.empties()).count_ones() as i32
             };
             (index as u8, child, key)

@@ -84,7 +84,7 @@ impl Searcher {
     #[inline]
     pub(crate) fn poll(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % POLL_INTERVAL == 0
+        if self.nodes.is_multiple_of(POLL_INTERVAL)
             && (self.nodes >= self.node_limit || self.deadline.hard_expired())
         {
             self.stopped = true;
@@ -95,8 +95,7 @@ impl Searcher {
     /// A legal move at once, without searching: the best by a one-ply look.
     #[must_use]
     pub fn quick_move(&self, board: &Board) -> Option<Square> {
-        bitboard::squares(board.moves())
-            .max_by_key(|&sq| -self.eval.evaluate(&board.play(sq)))
+        bitboard::squares(board.moves()).max_by_key(|&sq| -self.eval.evaluate(&board.play(sq)))
     }
 
     /// Searches `board` for the side to move.

@@ -1,0 +1,40 @@
+# The project's everyday commands. `make test` is what CI runs.
+
+CARGO ?= cargo
+BIN := target/release/reversi
+
+.PHONY: build play test lint bench perft-deep clean
+
+build:
+	$(CARGO) build --release
+
+# Shows the bot (black) playing a whole game against the greedy player.
+play: build
+	$(BIN) match self "self --player greedy --seed 1" --games 1 --show
+
+test: lint
+	$(CARGO) test --release
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --release --all-targets -- -D warnings
+
+# Speed and depth figures (BENCHMARKS.md): not part of `make test`.
+bench: build perft-deep
+	$(BIN) bench
+	$(BIN) solve fixtures/endgame/fforum-20-39.obf
+
+# Perft 10 and 11 under both conventions, checked against fixtures/perft.txt.
+perft-deep: build
+	@for conv in dropped kept; do \
+	  col=$$([ $$conv = dropped ] && echo 3 || echo 4); \
+	  for d in 10 11; do \
+	    want=$$(awk -v d=$$d -v c=$$col '$$1=="#" && $$2==d {print $$c; exit}' fixtures/perft.txt); \
+	    got=$$($(BIN) perft $$d --convention $$conv | awk -v d=$$d '$$2==d {print $$3}'); \
+	    echo "perft $$d ($$conv): $$got (expected $$want)"; \
+	    [ "$$got" = "$$want" ] || exit 1; \
+	  done; \
+	done
+
+clean:
+	$(CARGO) clean

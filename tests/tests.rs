@@ -1,0 +1,9 @@
+//! Integration tests: they drive the real binary, as a judge would.
+
+mod util;
+
+mod endgame;
+mod perft;
+mod protocol;
+mod referee;
+mod replay;
