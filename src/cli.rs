@@ -28,6 +28,7 @@ USAGE
                                       count move sequences from the start
   reversi solve [FILE]                solve OBF positions exactly (stdin if no FILE)
   reversi bench [--depth N]           fixed searches: node signature and speed
+  reversi bio97 --strategy 1|2        the BIO'97 Othello program (stdin/stdout)
   reversi help                        this text
 
 BOT FLAGS
@@ -67,6 +68,7 @@ const VALUE_FLAGS: &[&str] = &[
     "openings",
     "bot",
     "convention",
+    "strategy",
 ];
 
 /// Parsed command line: positional words and `--flag [value]`s.
@@ -235,6 +237,7 @@ pub fn run(words: &[String]) -> ExitCode {
         "perft" => perft_command(&words[1..]),
         "solve" => crate::solve::command(&words[1..]).map_err(UsageError),
         "bench" => bench_command(&words[1..]),
+        "bio97" => bio97_command(&words[1..]),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -516,4 +519,25 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
         .unwrap_or(crate::tt::DEFAULT_MB);
     crate::bench::run(depth, hash);
     Ok(ExitCode::SUCCESS)
+}
+
+fn bio97_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(&["strategy"])?;
+    let strategy = match args.text("strategy").unwrap_or("2") {
+        "1" => crate::bio97::Strategy::MostTurned,
+        "2" => crate::bio97::Strategy::BestAfterReply,
+        other => return Err(UsageError(format!("--strategy is 1 or 2, not '{other}'"))),
+    };
+    let stdin = io::stdin();
+    let mut output = BufWriter::new(io::stdout().lock());
+    let mut log = io::stderr().lock();
+    match crate::bio97::run(&mut stdin.lock(), &mut output, &mut log, strategy) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("bio97: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
 }

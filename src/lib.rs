@@ -21,6 +21,7 @@
 //! <- search <- protocol.
 
 pub mod bench;
+pub mod bio97;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
@@ -33,6 +34,7 @@ pub mod player;
 pub mod program;
 pub mod protocol;
 pub mod referee;
+pub mod rules;
 pub mod search;
 pub mod solve;
 pub mod transcript;

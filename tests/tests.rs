@@ -2,6 +2,7 @@
 
 mod util;
 
+mod bio97;
 mod endgame;
 mod perft;
 mod protocol;
