@@ -21,6 +21,10 @@ USAGE
   reversi match CMD_A CMD_B [--games N] [--move-time MS] [--record DIR]
                 [--openings FILE] [--seed N] [--show]
                                       referee games between two programs
+  reversi tournament --players FILE --format knockout|elo|ladder
+                [--games N] [--rounds N] [--pair-games N] [--seed N]
+                [--move-time MS] [--jobs N] [--openings FILE] [--out DIR]
+                                      contests in the seeds' formats
   reversi replay TRANSCRIPT [--bot CMD] [--exact] [--move-time MS]
                 [--record OUT]        feed a recorded session to a program;
                                       OUT gets the lines sent and the replies
@@ -69,6 +73,12 @@ const VALUE_FLAGS: &[&str] = &[
     "bot",
     "convention",
     "strategy",
+    "players",
+    "format",
+    "rounds",
+    "pair-games",
+    "jobs",
+    "out",
 ];
 
 /// Parsed command line: positional words and `--flag [value]`s.
@@ -238,6 +248,7 @@ pub fn run(words: &[String]) -> ExitCode {
         "solve" => crate::solve::command(&words[1..]).map_err(UsageError),
         "bench" => bench_command(&words[1..]),
         "bio97" => bio97_command(&words[1..]),
+        "tournament" => tournament_command(&words[1..]),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -297,29 +308,6 @@ fn perft_command(words: &[String]) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// An opening: moves from the standard start.
-fn opening_position(line: &str) -> Option<(Board, Color)> {
-    let mut board = Board::start();
-    let mut color = Color::Black;
-    let bytes = line.trim().as_bytes();
-    if !bytes.len().is_multiple_of(2) {
-        return None;
-    }
-    for pair in bytes.chunks(2) {
-        let sq = crate::bitboard::Square::from_letter_digit(pair[0], pair[1])?;
-        if !board.has_moves() {
-            board = board.pass();
-            color = color.other();
-        }
-        if !board.is_legal(sq) {
-            return None;
-        }
-        board = board.play(sq);
-        color = color.other();
-    }
-    Some((board, color))
-}
-
 fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let args = Args::parse(words)?;
     args.only(&["games", "move-time", "record", "openings", "seed", "show"])?;
@@ -340,7 +328,7 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
-            let (board, color) = opening_position(line)
+            let (board, color) = crate::tournament::opening_position(line)
                 .ok_or_else(|| UsageError(format!("{path}:{}: not a legal opening", n + 1)))?;
             openings.push((line.trim().to_string(), board, color));
         }
@@ -540,4 +528,225 @@ fn bio97_command(words: &[String]) -> Result<ExitCode, UsageError> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+fn tournament_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    use crate::tournament::{self as t, knockout, ladder, Openings, RefereeArena};
+    let args = Args::parse(words)?;
+    args.only(&[
+        "players",
+        "format",
+        "games",
+        "rounds",
+        "pair-games",
+        "seed",
+        "move-time",
+        "jobs",
+        "out",
+        "openings",
+    ])?;
+    let path = args
+        .text("players")
+        .ok_or_else(|| UsageError("tournament needs --players FILE".into()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let entrants = t::parse_entrants(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let seed = args.number::<u64>("seed")?.unwrap_or(1);
+    let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let jobs = args.number::<usize>("jobs")?.unwrap_or(cores).max(1);
+    if jobs > cores {
+        eprintln!(
+            "tournament: warning: {jobs} jobs on {cores} cores: programs will share cores, so replies \
+             may be slower than they would be alone (each reply is still timed on its own)"
+        );
+    }
+    let mut openings = match args.text("openings") {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| UsageError(format!("{p}: {e}")))?;
+            Openings::parse(&text, seed).map_err(|e| UsageError(format!("{p}: {e}")))?
+        }
+        None => Openings::default(),
+    };
+    let out = args.text("out").map(PathBuf::from);
+    let games_dir = out.as_ref().map(|d| d.join("games"));
+    if let Some(dir) = &games_dir {
+        std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
+    }
+    let arena = RefereeArena::new(entrants.clone(), limit, jobs, games_dir);
+    let flush_log = |arena: &RefereeArena| {
+        for line in arena.log.lock().expect("log lock").drain(..) {
+            println!("{line}");
+        }
+    };
+    let name = |e: usize| entrants[e].name.clone();
+    let (header, rows, svg): (Vec<&str>, Vec<Vec<String>>, Option<String>) = match args
+        .text("format")
+        .unwrap_or("knockout")
+    {
+        "knockout" => {
+            let k = knockout::run(entrants.len(), &arena, &mut openings, seed);
+            flush_log(&arena);
+            for (r, pairings) in k.rounds.iter().enumerate() {
+                println!("round {}:", r + 1);
+                for p in pairings {
+                    let tag = |e: usize| format!("#{} {}", k.standings[e].number, name(e));
+                    match (p.light, &p.outcome) {
+                        (None, _) => println!("  {} has the bye", tag(p.dark)),
+                        (Some(l), Some(o)) => {
+                            let how = match &o.forfeit {
+                                Some((loser, why)) => format!("{} forfeits ({why})", loser.name()),
+                                None => format!("{}-{}", o.black_discs, o.white_discs),
+                            };
+                            let restart = if p.restarted_by.is_empty() {
+                                String::new()
+                            } else {
+                                let who: Vec<String> =
+                                    p.restarted_by.iter().map(|&e| name(e)).collect();
+                                format!(" (restarted for {})", who.join(", "))
+                            };
+                            println!(
+                                "  {} (dark) v {} (light): {how}, {} goes through{restart}",
+                                tag(p.dark),
+                                tag(l),
+                                name(p.winner)
+                            );
+                        }
+                        (Some(_), None) => {}
+                    }
+                }
+            }
+            println!("winner: {}", name(k.winner));
+            println!(
+                "top points scorer: {} ({} points)",
+                name(k.top_scorer()),
+                k.standings[k.top_scorer()].points
+            );
+            let rows = k
+                .table_order()
+                .iter()
+                .enumerate()
+                .map(|(rank, &e)| {
+                    let s = &k.standings[e];
+                    vec![
+                        (rank + 1).to_string(),
+                        name(e),
+                        s.number.to_string(),
+                        s.points.to_string(),
+                        s.games.to_string(),
+                        s.wins.to_string(),
+                        s.draws.to_string(),
+                        s.losses.to_string(),
+                        s.differential().to_string(),
+                        s.discs_for.to_string(),
+                        s.restarts.to_string(),
+                        s.out_in_round
+                            .map_or("winner".to_string(), |r| format!("out in round {r}")),
+                    ]
+                })
+                .collect();
+            let header = vec![
+                "rank", "player", "number", "points", "games", "wins", "draws", "losses", "diff",
+                "for", "restarts", "result",
+            ];
+            (
+                header,
+                rows,
+                Some(crate::tournament::bracket_svg::render(&k, &entrants)),
+            )
+        }
+        "elo" => {
+            let games = args.number::<u32>("games")?.unwrap_or(20);
+            let (pool, stopped) =
+                crate::tournament::elo::run(entrants.len(), &arena, &mut openings, games, jobs);
+            flush_log(&arena);
+            if let Some(why) = stopped {
+                println!("{why}");
+            }
+            let rows = pool
+                .table_order()
+                .iter()
+                .enumerate()
+                .map(|(rank, &e)| {
+                    let p = &pool.players[e];
+                    vec![
+                        (rank + 1).to_string(),
+                        name(e),
+                        format!("{:.0}", p.rating),
+                        p.games.to_string(),
+                        p.wins.to_string(),
+                        p.draws.to_string(),
+                        p.losses.to_string(),
+                    ]
+                })
+                .collect();
+            (
+                vec![
+                    "rank", "player", "rating", "games", "wins", "draws", "losses",
+                ],
+                rows,
+                None,
+            )
+        }
+        "ladder" => {
+            let rounds = args.number::<usize>("rounds")?.unwrap_or(3);
+            let per_pair = args
+                .number::<usize>("pair-games")?
+                .unwrap_or(ladder::GAMES_PER_PAIR)
+                .max(1);
+            let mut l = ladder::Ladder::new(entrants.len());
+            for r in 0..rounds {
+                l.round(&arena, &mut openings, per_pair);
+                flush_log(&arena);
+                let order: Vec<String> = l.order.iter().map(|&e| name(e)).collect();
+                println!("after round {}: {}", r + 1, order.join(" > "));
+            }
+            let rows = l
+                .order
+                .iter()
+                .enumerate()
+                .map(|(rank, &e)| {
+                    let r = &l.records[e];
+                    vec![
+                        (rank + 1).to_string(),
+                        name(e),
+                        format!("{:.1}", r.rating()),
+                        format!("{:.1}", ladder::rating(r.black_wins, r.black_games)),
+                        format!("{:.1}", ladder::rating(r.white_wins, r.white_games)),
+                        r.games.to_string(),
+                        r.wins.to_string(),
+                    ]
+                })
+                .collect();
+            (
+                vec![
+                    "rank", "player", "rating", "as-black", "as-white", "games", "wins",
+                ],
+                rows,
+                None,
+            )
+        }
+        other => {
+            return Err(UsageError(format!(
+                "--format is knockout, elo or ladder, not '{other}'"
+            )))
+        }
+    };
+    println!();
+    print!("{}", crate::tournament::to_text(&header, &rows));
+    if let Some(dir) = &out {
+        let write = |file: &str, text: &str| {
+            std::fs::write(dir.join(file), text)
+                .map_err(|e| UsageError(format!("{}: {e}", dir.join(file).display())))
+        };
+        write("standings.csv", &crate::tournament::to_csv(&header, &rows))?;
+        write(
+            "standings.json",
+            &crate::tournament::to_json(&header, &rows),
+        )?;
+        if let Some(svg) = &svg {
+            write("bracket.svg", svg)?;
+        }
+        println!("results in {}", dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -37,5 +37,6 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod tournament;
 pub mod transcript;
 pub mod tt;

@@ -34,6 +34,8 @@ pub struct Game {
     pub moves: Vec<Option<Square>>,
     /// Reply times of black and of white (move replies only).
     pub times: [Vec<Duration>; 2],
+    /// Legal replies (moves or due passes) of black and of white.
+    pub legal: [u32; 2],
     /// What each side saw and said: black's, white's.
     pub transcripts: [Transcript; 2],
 }
@@ -135,6 +137,7 @@ pub fn play_game(setup: &GameSetup) -> Game {
         ending: Ending::Finished { black: 0, white: 0 },
         moves: Vec::new(),
         times: [Vec::new(), Vec::new()],
+        legal: [0, 0],
         transcripts: [Transcript::default(), Transcript::default()],
     };
     let mut sides: Vec<Side> = Vec::new();
@@ -231,6 +234,7 @@ pub fn play_game(setup: &GameSetup) -> Game {
             forfeit(&mut game, sides, to_move, format!("at {message}: {why}"));
             return game;
         }
+        game.legal[i] += 1;
         let played = if reply == "PASS" {
             board = board.pass();
             None

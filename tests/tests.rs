@@ -8,3 +8,4 @@ mod perft;
 mod protocol;
 mod referee;
 mod replay;
+mod tournament;

@@ -1,0 +1,129 @@
+//! `reversi tournament` end to end, with built-in players on a few fast
+//! games, including one that crashes and one that is always late.
+
+use crate::util::{run, text};
+use std::path::{Path, PathBuf};
+
+fn players(name: &str, lines: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("reversi-{name}-{}.txt", std::process::id()));
+    std::fs::write(&path, lines).unwrap();
+    path
+}
+
+fn tournament(format: &str, file: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "tournament",
+        "--players",
+        file.to_str().unwrap(),
+        "--format",
+        format,
+        "--move-time",
+        "300",
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args, b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+const CRASHER: &str = "crasher: sh -c 'while read l; do case \"$l\" in DONE) echo OK;; BEGIN|TURN*|PASS) exit 1;; esac; done'";
+const SLEEPER: &str = "sleeper: sh -c 'while read l; do case \"$l\" in DONE) echo OK;; BEGIN|TURN*|PASS) sleep 1; echo PASS;; esac; done'";
+
+#[test]
+fn knockout_with_a_crasher_and_a_late_player() {
+    let file = players(
+        "ko",
+        &format!("bot: self --depth 2\ngreedy: self --player greedy --seed 1\n{CRASHER}\n{SLEEPER}\nrandom: self --player random --seed 2\n"),
+    );
+    let dir = std::env::temp_dir().join(format!("reversi-ko-out-{}", std::process::id()));
+    let out = tournament(
+        "knockout",
+        &file,
+        &["--seed", "3", "--jobs", "2", "--out", dir.to_str().unwrap()],
+    );
+    assert!(out.contains("has the bye"), "{out}");
+    assert!(out.contains("winner: "), "{out}");
+    assert!(out.contains("top points scorer: "), "{out}");
+    // The crasher and the sleeper fail at their first request: each game is
+    // restarted once, then lost.
+    // With five players the lowest number has the bye, twice here; the
+    // crasher and the sleeper are numbered by the seed, so both play.
+    assert!(out.contains("restarted for crasher"), "{out}");
+    assert!(out.contains("restarted for sleeper"), "{out}");
+    assert!(out.contains("no reply within 300 ms"), "{out}");
+    assert!(out.contains("crashed or closed its output"), "{out}");
+    assert!(
+        !out.contains("winner: crasher") && !out.contains("winner: sleeper"),
+        "{out}"
+    );
+    // A restart costs a point and the technical loss scores nothing.
+    for name in ["crasher", "sleeper"] {
+        let row: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("rank"))
+            .find(|l| l.split_whitespace().nth(1) == Some(name))
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(row[3], "-1", "{name} points:\n{out}");
+        assert_eq!(row[10], "1", "{name} restarts:\n{out}");
+    }
+    for file in ["standings.csv", "standings.json", "bracket.svg"] {
+        assert!(dir.join(file).exists(), "{file}");
+    }
+    let svg = std::fs::read_to_string(dir.join("bracket.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Winner:"));
+    let csv = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    assert!(std::fs::read_dir(dir.join("games")).unwrap().count() >= 8);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn elo_pool_prints_the_table() {
+    let file = players(
+        "elo",
+        "a: self --depth 1\nb: self --player greedy --seed 3\nc: self --player random --seed 4\n",
+    );
+    let out = tournament("elo", &file, &["--games", "6", "--jobs", "1"]);
+    let table: Vec<&str> = out.lines().skip_while(|l| !l.contains("rating")).collect();
+    assert_eq!(table.len(), 4, "{out}");
+    let games: u32 = table[1..]
+        .iter()
+        .map(|l| l.split_whitespace().nth(3).unwrap().parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(games, 12, "6 games, 2 players each:\n{out}");
+}
+
+#[test]
+fn ladder_plays_neighbours_and_reorders() {
+    let file = players(
+        "ladder",
+        &format!("{CRASHER}\nbot: self --depth 2\nrandom: self --player random --seed 5\n"),
+    );
+    let out = tournament(
+        "ladder",
+        &file,
+        &["--rounds", "2", "--pair-games", "2", "--jobs", "2"],
+    );
+    // Round 1: the bot beats its two neighbours; the crasher and random lose
+    // everything and tie at 0, so they keep their order. Round 2: random
+    // now meets the crasher, beats it, and climbs over it.
+    assert!(
+        out.contains("after round 1: bot > crasher > random"),
+        "{out}"
+    );
+    assert!(
+        out.contains("after round 2: bot > random > crasher"),
+        "{out}"
+    );
+    let table: Vec<Vec<&str>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("rank"))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(table[0][..3], ["1", "bot", "100.0"], "{out}");
+    assert_eq!(table[1][..3], ["2", "random", "50.0"], "{out}");
+    assert_eq!(table[2][..3], ["3", "crasher", "0.0"], "{out}");
+}
