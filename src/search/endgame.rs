@@ -88,7 +88,7 @@ pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
             board.final_score()
         }
         1 => last_square(s, board),
-        n if n <= DEPTH_TO_SHALLOW => shallow(s, board, alpha, beta),
+        n if n <= DEPTH_TO_SHALLOW => shallow(s, board, alpha, beta, false),
         _ => deep(s, board, alpha, beta),
     }
 }
@@ -122,15 +122,13 @@ fn no_move(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
     }
 }
 
-/// Few empties: plain alpha-beta, moves in regions with an odd number of
-/// empties first (the last move in a region is usually worth having).
-fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+/// Few empties: plain alpha-beta without move generation: each empty
+/// square is tried directly, those in regions with an odd number of empties
+/// first (the last move in a region is usually worth having). `passed`:
+/// the other side has just passed.
+fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
     if s.poll() {
         return 0;
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        return no_move(s, board, alpha, beta);
     }
     let empties = board.empties();
     let mut odd = 0u64;
@@ -140,12 +138,19 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32) -> i32 {
         }
     }
     let mut best = -65;
-    for set in [moves & odd, moves & !odd] {
+    for set in [empties & odd, empties & !odd] {
         for sq in bitboard::squares(set) {
             let index = sq.index();
             let f = flips(index, board.player, board.opponent);
+            if f == 0 {
+                continue;
+            }
             let child = board.play_flips(index, f);
-            let score = -solve(s, &child, -beta, -alpha);
+            let score = if child.empty_count() == 1 {
+                -last_square(s, &child)
+            } else {
+                -shallow(s, &child, -beta, -alpha, false)
+            };
             if score > best {
                 best = score;
                 if score > alpha {
@@ -157,14 +162,44 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32) -> i32 {
             }
         }
     }
+    if best == -65 {
+        // No move: pass, or the game is over if the other side just passed.
+        return if passed {
+            board.final_score()
+        } else {
+            -shallow(s, &board.pass(), -beta, -alpha, true)
+        };
+    }
     best
 }
 
 /// (square, position after it, ordering key)
 type Candidate = (u8, Board, i32);
 
-/// Orders moves so the opponent's reply count is smallest first; corners get
-/// a bonus and `first` comes first of all.
+/// From this many empties up, moves are ordered by the evaluation of the
+/// position they lead to (a shallow look ahead, as the best engines do);
+/// below, by fastest-first alone, which is cheaper.
+pub const EVAL_ORDER_EMPTIES: u32 = 14;
+
+/// Move ordering at a deep node: `first` (the table's move) first, then by
+/// evaluation (many empties) or fastest-first.
+fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
+    let mut list = fastest_first(board, moves, first);
+    if board.empty_count() >= EVAL_ORDER_EMPTIES {
+        for c in list.iter_mut() {
+            if c.0 != first {
+                // The evaluation is in hundredths of a disc; keep the
+                // fastest-first key as a small tie-breaker.
+                c.2 -= s.eval.evaluate(&c.1);
+            }
+        }
+    }
+    list
+}
+
+/// Orders moves so the opponent's reply count is smallest first (its corner
+/// replies count double); moves into odd regions and corners get a bonus,
+/// and `first` comes first of all.
 fn fastest_first(board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
     bitboard::squares(moves)
         .map(|sq| {
@@ -198,13 +233,17 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         return no_move(s, board, alpha, beta);
     }
 
-    // stability cut-off: the opponent's stable discs cap our score
-    let stable = stable_discs(board.opponent, board.player).count_ones() as i32;
-    let ceiling = 64 - 2 * stable;
-    if ceiling <= alpha {
-        return ceiling;
+    // stability cut-off: the opponent's stable discs cap our score. They
+    // are at most all its discs, so the (costly) count is only worth making
+    // when even that could bring the cap down to alpha.
+    if alpha >= 64 - 2 * board.opponent.count_ones() as i32 {
+        let stable = stable_discs(board.opponent, board.player).count_ones() as i32;
+        let ceiling = 64 - 2 * stable;
+        if ceiling <= alpha {
+            return ceiling;
+        }
+        beta = beta.min(ceiling);
     }
-    beta = beta.min(ceiling);
 
     let mut first = 64u8;
     if let Some(entry) = s.tt.probe(board) {
@@ -221,7 +260,22 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
     }
 
     let original_alpha = alpha;
-    let mut list = fastest_first(board, moves, first);
+    let mut list = ordered(s, board, moves, first);
+
+    // enhanced transposition cut-off: a child already known to refute
+    // beta ends the search before any of them is searched.
+    for &(index, child, _) in &list {
+        if let Some(entry) = s.tt.probe(&child) {
+            if entry.depth == DEPTH_EXACT
+                && entry.bound != Bound::Lower
+                && -entry.score / DISC >= beta
+            {
+                let score = -entry.score / DISC;
+                s.tt.store(board, score * DISC, Bound::Lower, DEPTH_EXACT, index);
+                return score;
+            }
+        }
+    }
     let mut best = -65;
     let mut best_move = 64u8;
     for i in 0..list.len() {
@@ -327,7 +381,7 @@ pub(crate) mod tests {
                 assert!(solve(&mut s, &b, exact, exact + 1) <= exact);
                 // Each layer directly, where it applies.
                 if empties >= 2 {
-                    assert_eq!(shallow(&mut s, &b, -64, 64), exact);
+                    assert_eq!(shallow(&mut s, &b, -64, 64, false), exact);
                 }
                 if empties == 1 {
                     assert_eq!(last_square(&mut s, &b), exact);
