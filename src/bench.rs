@@ -45,6 +45,7 @@ pub fn run(depth: u32, hash_mb: usize) {
             depth: Some(depth),
             nodes: None,
             deadline: Deadline::unlimited(t),
+            solver: true,
         };
         let r = searcher.search(board, &limits, |_| {});
         total_nodes += r.nodes;
@@ -60,4 +61,82 @@ pub fn run(depth: u32, hash_mb: usize) {
         "bench depth {depth}: nodes {total_nodes} time {secs:.3}s nps {:.0}",
         total_nodes as f64 / secs.max(1e-9)
     );
+}
+
+/// A position with `empties` empty squares from a game of seeded random
+/// openings (8 plies) then depth-3 play; `None` if that game ends sooner.
+fn game_position(seed: u64, empties: u32) -> Option<Board> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut searcher = Searcher::new(1, Evaluator::Hand);
+    let mut b = Board::start();
+    let mut plies = 0;
+    while b.empty_count() > empties {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.is_game_over() {
+                return None;
+            }
+            b = b.pass();
+            continue;
+        }
+        let sq = if plies < 8 {
+            let list: Vec<_> = crate::bitboard::squares(moves).collect();
+            list[rng.usize(..list.len())]
+        } else {
+            let limits = Limits {
+                depth: Some(3),
+                nodes: None,
+                deadline: Deadline::unlimited(Instant::now()),
+                solver: true,
+            };
+            searcher.search(&b, &limits, |_| {}).best?
+        };
+        b = b.play(sq);
+        plies += 1;
+    }
+    if !b.has_moves() {
+        b = b.pass();
+    }
+    b.has_moves().then_some(b)
+}
+
+/// `reversi bench --endgame-curve`: the cost of exact and win/draw/loss
+/// solves by the number of empties, on positions from games. The play-time
+/// switch to the solver (`search::solve_nodes`) is fitted to these figures.
+pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
+    use crate::search::endgame;
+    println!("empties positions exact-median exact-mean exact-max wld-median wld-mean exact-Mnps");
+    for empties in from..=to {
+        let (mut exact, mut wld) = (Vec::new(), Vec::new());
+        let mut time = 0.0;
+        let mut seed = 0;
+        while (exact.len() as u64) < per_size {
+            seed += 1;
+            let Some(board) = game_position(1000 * u64::from(empties) + seed, empties) else {
+                continue;
+            };
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::Hand);
+            let t = Instant::now();
+            endgame::solve_root(&mut s, &board, None);
+            time += t.elapsed().as_secs_f64();
+            exact.push(s.nodes as f64);
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::Hand);
+            endgame::solve_root_window(&mut s, &board, None, -1, 1);
+            wld.push(s.nodes as f64);
+        }
+        let stats = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (
+                v[v.len() / 2],
+                v.iter().sum::<f64>() / v.len() as f64,
+                v[v.len() - 1],
+            )
+        };
+        let (em, ea, ex) = stats(&mut exact);
+        let (wm, wa, _) = stats(&mut wld);
+        println!(
+            "{empties:7} {per_size:9} {em:12.0} {ea:10.0} {ex:9.0} {wm:10.0} {wa:8.0} {:10.2}",
+            exact.iter().sum::<f64>() / time.max(1e-9) / 1e6
+        );
+    }
 }

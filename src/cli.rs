@@ -30,7 +30,14 @@ USAGE
                                       OUT gets the lines sent and the replies
   reversi perft DEPTH [--convention dropped|kept]
                                       count move sequences from the start
-  reversi solve [FILE]                solve OBF positions exactly (stdin if no FILE)
+  reversi solve [FILE] [--wld | --all] [--depth-limit N] [--time S] [--hash MB]
+                                      solve OBF positions (stdin if no FILE):
+                                      exact score, best move, principal
+                                      variation; --wld win/draw/loss only;
+                                      --all every move's score; --depth-limit
+                                      N solves only up to N empties (midgame
+                                      estimate of depth N above); --time S
+                                      gives each S seconds, as the bot would
   reversi bench [--depth N]           fixed searches: node signature and speed
   reversi bio97 --strategy 1|2        the BIO'97 Othello program (stdin/stdout)
   reversi help                        this text
@@ -79,6 +86,11 @@ const VALUE_FLAGS: &[&str] = &[
     "pair-games",
     "jobs",
     "out",
+    "from",
+    "to",
+    "positions",
+    "depth-limit",
+    "time",
 ];
 
 /// Parsed command line: positional words and `--flag [value]`s.
@@ -245,7 +257,7 @@ pub fn run(words: &[String]) -> ExitCode {
         "match" => match_command(&words[1..]),
         "replay" => replay_command(&words[1..]),
         "perft" => perft_command(&words[1..]),
-        "solve" => crate::solve::command(&words[1..]).map_err(UsageError),
+        "solve" => solve_command(&words[1..]),
         "bench" => bench_command(&words[1..]),
         "bio97" => bio97_command(&words[1..]),
         "tournament" => tournament_command(&words[1..]),
@@ -500,13 +512,54 @@ fn replay_command(words: &[String]) -> Result<ExitCode, UsageError> {
 
 fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let args = Args::parse(words)?;
-    args.only(&["depth", "hash"])?;
+    args.only(&["depth", "hash", "endgame-curve", "from", "to", "positions"])?;
+    if args.has("endgame-curve") {
+        crate::bench::endgame_curve(
+            args.number("from")?.unwrap_or(12),
+            args.number("to")?.unwrap_or(22),
+            args.number("positions")?.unwrap_or(20),
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let depth = args.number::<u32>("depth")?.unwrap_or(11);
     let hash = args
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
     crate::bench::run(depth, hash);
     Ok(ExitCode::SUCCESS)
+}
+
+fn solve_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    use crate::solve::{self, Mode, Options};
+    let args = Args::parse(words)?;
+    args.only(&["wld", "all", "depth-limit", "time", "hash"])?;
+    let mode = match (args.has("wld"), args.has("all")) {
+        (true, true) => return Err(UsageError("--wld and --all do not go together".into())),
+        (true, false) => Mode::Wld,
+        (false, true) => Mode::All,
+        (false, false) => Mode::Exact,
+    };
+    let time = match args.number::<f64>("time")? {
+        Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
+        Some(_) => return Err(UsageError("--time is a positive number of seconds".into())),
+        None => None,
+    };
+    let options = Options {
+        mode,
+        depth_limit: args.number("depth-limit")?,
+        time,
+        hash_mb: args.number("hash")?.unwrap_or(64),
+    };
+    let text =
+        solve::read_input(args.positional.first().map(String::as_str)).map_err(UsageError)?;
+    let mut out = io::stdout().lock();
+    match solve::run(&text, &options, &mut out) {
+        Ok(true) => Ok(ExitCode::SUCCESS),
+        Ok(false) => Ok(ExitCode::from(1)),
+        // A reader that stopped reading (`| head`) is not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(UsageError(e.to_string())),
+    }
 }
 
 fn bio97_command(words: &[String]) -> Result<ExitCode, UsageError> {

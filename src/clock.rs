@@ -50,6 +50,17 @@ impl Deadline {
         }
     }
 
+    /// Exactly `budget`, with no margin and no soft limit: for tools
+    /// (`reversi solve --time`) rather than judges.
+    #[must_use]
+    pub fn exactly(start: Instant, budget: Duration) -> Deadline {
+        Deadline {
+            start,
+            soft: budget,
+            hard: budget,
+        }
+    }
+
     /// No time limit (fixed-depth or fixed-node searches).
     #[must_use]
     pub fn unlimited(start: Instant) -> Deadline {

@@ -60,15 +60,24 @@ impl Engine {
             depth: self.depth,
             nodes: self.nodes,
             deadline,
+            solver: true,
         }
     }
 }
 
-/// `depth 9 score +1.25 nodes 123456 time 512ms` or `... exact +4 ...`.
+/// `depth 9 score +1.25 nodes 123456 time 512ms`, or `... exact +4 ...`
+/// when solved, or `... solved win ...` when solved as win/draw/loss only.
 #[must_use]
 pub fn describe(result: &SearchResult) -> String {
     let score = if result.exact {
         format!("exact {:+}", result.score / DISC)
+    } else if result.wld {
+        let outcome = match result.score.signum() {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        format!("solved {outcome}")
     } else {
         format!("score {:+.2}", f64::from(result.score) / f64::from(DISC))
     };

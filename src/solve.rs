@@ -4,10 +4,11 @@
 
 use crate::bitboard::Square;
 use crate::board::Board;
-use crate::eval::Evaluator;
-use crate::search::{endgame, Searcher};
-use std::io::Read;
-use std::time::Instant;
+use crate::clock::Deadline;
+use crate::eval::{Evaluator, DISC};
+use crate::search::{endgame, Limits, Searcher};
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
 
 /// One OBF line.
 #[derive(Clone, Debug)]
@@ -64,70 +65,251 @@ pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, String> {
     Ok(Some(ObfPosition { board, scores }))
 }
 
-/// `reversi solve [FILE]`.
-pub fn command(words: &[String]) -> Result<std::process::ExitCode, String> {
-    let mut text = String::new();
-    match words.first() {
-        Some(path) => {
-            text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        }
-        None => {
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| format!("stdin: {e}"))?;
-        }
+/// What `reversi solve` computes for each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The exact score, a best move and the principal variation.
+    Exact,
+    /// Win, draw or loss only (a null window around 0: much faster).
+    Wld,
+    /// The exact score of every legal move.
+    All,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub mode: Mode,
+    /// Positions with more empties get a midgame search of this depth (an
+    /// estimate) instead of a solve.
+    pub depth_limit: Option<u32>,
+    /// Each position gets this long, as the bot would: solved (exactly, or
+    /// win/draw/loss first) when the measured speed says it fits, else
+    /// estimated by the midgame search.
+    pub time: Option<Duration>,
+    pub hash_mb: usize,
+}
+
+/// What one position came to.
+enum Answer {
+    Exact {
+        best: Option<Square>,
+        score: i32,
+        pv: Vec<Option<Square>>,
+    },
+    Wld {
+        best: Option<Square>,
+        score: i32,
+    },
+    All(Vec<(Square, i32)>),
+    Estimate {
+        best: Option<Square>,
+        score: i32,
+        depth: u32,
+    },
+}
+
+fn name(sq: Option<Square>) -> String {
+    sq.map_or_else(|| "pass".to_string(), |s| s.to_string())
+}
+
+fn outcome(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
     }
-    let mut searcher = Searcher::new(64, Evaluator::Hand);
-    let (mut total_nodes, mut total_time, mut wrong, mut count) = (0u64, 0.0f64, 0, 0);
+}
+
+/// Solves one position for the side to move.
+fn answer(s: &mut Searcher, board: &Board, options: &Options) -> Answer {
+    let empties = board.empty_count();
+    let partial = options.time.is_some() || options.depth_limit.is_some_and(|d| empties > d);
+    if partial && board.has_moves() {
+        let start = Instant::now();
+        let limits = Limits {
+            depth: options.depth_limit.filter(|&d| empties > d),
+            nodes: None,
+            deadline: options.time.map_or_else(
+                || Deadline::unlimited(start),
+                |t| Deadline::exactly(start, t),
+            ),
+            solver: options.depth_limit.is_none_or(|d| empties <= d),
+        };
+        let r = s.search(board, &limits, |_| {});
+        return if r.exact {
+            let score = r.score / DISC;
+            Answer::Exact {
+                best: r.best,
+                score,
+                pv: endgame::principal_variation(s, board, score),
+            }
+        } else if r.wld {
+            Answer::Wld {
+                best: r.best,
+                score: r.score / DISC,
+            }
+        } else {
+            Answer::Estimate {
+                best: r.best,
+                score: r.score,
+                depth: r.depth,
+            }
+        };
+    }
+    if !board.has_moves() {
+        // A pass: the opponent's solve, negated (or the final count).
+        let score = if board.is_game_over() {
+            board.final_score()
+        } else {
+            -endgame::solve(s, &board.pass(), -64, 64)
+        };
+        return match options.mode {
+            Mode::Wld => Answer::Wld { best: None, score },
+            Mode::All => Answer::All(Vec::new()),
+            Mode::Exact => Answer::Exact {
+                best: None,
+                score,
+                pv: endgame::principal_variation(s, board, score),
+            },
+        };
+    }
+    match options.mode {
+        Mode::Exact => {
+            let (best, score) = endgame::solve_root(s, board, None).expect("no clock, no stop");
+            Answer::Exact {
+                best: Some(best),
+                score,
+                pv: endgame::principal_variation(s, board, score),
+            }
+        }
+        Mode::Wld => {
+            let (best, score) =
+                endgame::solve_root_window(s, board, None, -1, 1).expect("no clock, no stop");
+            Answer::Wld {
+                best: Some(best),
+                score,
+            }
+        }
+        Mode::All => Answer::All(endgame::move_scores(s, board)),
+    }
+}
+
+/// The answer as text, and whether it agrees with the scores the OBF line
+/// lists (`None` when there is nothing to check).
+fn report(answer: &Answer, position: &ObfPosition) -> (String, Option<bool>) {
+    let listed = |sq: Square| {
+        position
+            .scores
+            .iter()
+            .find(|&&(m, _)| m == sq)
+            .map(|&(_, v)| v)
+    };
+    let expected = position.best();
+    match answer {
+        Answer::Exact { best, score, pv } => {
+            let pv: Vec<String> = pv.iter().map(|&m| name(m)).collect();
+            let text = format!("exact {score:+} best {} pv {}", name(*best), pv.join(" "));
+            let check = expected.map(|(top, moves)| {
+                top == *score
+                    && (best.is_none_or(|b| moves.contains(&b))
+                        && (best.is_some() || moves.is_empty()))
+            });
+            (text, check)
+        }
+        Answer::Wld { best, score } => {
+            let text = format!("{} best {}", outcome(*score), name(*best));
+            let check = expected.map(|(top, _)| {
+                let right_move =
+                    best.is_none_or(|b| listed(b).is_some_and(|v| v.signum() == top.signum()));
+                // A lost position has no better move to find.
+                top.signum() == score.signum() && (top < 0 || right_move)
+            });
+            (text, check)
+        }
+        Answer::All(scores) => {
+            let list: Vec<String> = scores.iter().map(|(m, v)| format!("{m}:{v:+}")).collect();
+            let check = (!position.scores.is_empty()).then(|| {
+                position.scores.len() == scores.len()
+                    && scores.iter().all(|&(m, v)| listed(m) == Some(v))
+            });
+            (list.join(" "), check)
+        }
+        Answer::Estimate { best, score, depth } => (
+            format!(
+                "estimate {:+.2} (depth {depth}) best {}",
+                f64::from(*score) / f64::from(DISC),
+                name(*best)
+            ),
+            None,
+        ),
+    }
+}
+
+/// `reversi solve`: every position of `text`, one line each, then a total.
+/// Returns false when any answer disagrees with the scores listed.
+/// A line that is not OBF is an `InvalidData` error naming the line.
+pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Result<bool> {
+    let mut searcher = Searcher::new(options.hash_mb, Evaluator::Hand);
+    let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
+    let (mut count, mut wrong, mut unsolved) = (0, 0, 0);
     for (n, line) in text.lines().enumerate() {
-        let Some(position) = parse_obf(line).map_err(|e| format!("line {}: {e}", n + 1))? else {
+        let parsed = parse_obf(line).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("line {}: {e}", n + 1),
+            )
+        })?;
+        let Some(position) = parsed else {
             continue;
         };
         count += 1;
         searcher.new_game();
         searcher.nodes = 0;
         let start = Instant::now();
-        let board = position.board;
-        let solved = if board.has_moves() {
-            endgame::solve_root(&mut searcher, &board, None)
-        } else {
-            None
-        };
+        let answer = answer(&mut searcher, &position.board, options);
         let secs = start.elapsed().as_secs_f64();
         let nodes = searcher.nodes;
         total_nodes += nodes;
         total_time += secs;
-        let (score, best) = match solved {
-            Some((sq, score)) => (score, sq.to_string()),
-            None => (
-                crate::search::endgame::solve(&mut searcher, &board, -64, 64),
-                "pass".into(),
-            ),
-        };
-        let check = match position.best() {
-            None => String::new(),
-            Some((top, moves)) => {
-                let ok = top == score && solved.is_some_and(|(sq, _)| moves.contains(&sq));
-                if !ok {
-                    wrong += 1;
-                }
-                format!(" expected {top:+} {}", if ok { "ok" } else { "WRONG" })
+        let (text, check) = report(&answer, &position);
+        let verdict = match (check, position.best()) {
+            (Some(true), Some((top, _))) => format!(" expected {top:+} ok"),
+            (Some(false), Some((top, _))) => {
+                wrong += 1;
+                format!(" expected {top:+} WRONG")
             }
+            (None, Some(_)) => {
+                unsolved += 1;
+                " not solved".to_string()
+            }
+            _ => String::new(),
         };
-        println!(
-            "line {:3}: empties {:2} score {score:+3} best {best} nodes {nodes:>11} time {secs:8.3}s {:7.2} Mnps{check}",
+        writeln!(
+            out,
+            "line {:3}: empties {:2} {text} nodes {nodes} time {secs:.3}s {:.2} Mnps{verdict}",
             n + 1,
-            board.empty_count(),
+            position.board.empty_count(),
             nodes as f64 / secs.max(1e-9) / 1e6
-        );
+        )?;
     }
-    println!(
-        "total: {count} positions, {total_nodes} nodes, {total_time:.3}s, {:.2} Mnps, {wrong} wrong",
+    writeln!(
+        out,
+        "total: {count} positions, {total_nodes} nodes, {total_time:.3}s, {:.2} Mnps, {wrong} wrong, {unsolved} not solved",
         total_nodes as f64 / total_time.max(1e-9) / 1e6
-    );
-    Ok(if wrong == 0 {
-        std::process::ExitCode::SUCCESS
-    } else {
-        std::process::ExitCode::from(1)
-    })
+    )?;
+    Ok(wrong == 0)
+}
+
+/// Reads FILE, or stdin when `path` is `None`.
+pub fn read_input(path: Option<&str>) -> Result<String, String> {
+    let mut text = String::new();
+    match path {
+        Some(path) => text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
+        None => {
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| format!("stdin: {e}"))?;
+        }
+    }
+    Ok(text)
 }

@@ -79,6 +79,45 @@ pub fn solve_root_window(
     best
 }
 
+/// The principal variation of a position whose exact score is `score`:
+/// at each step, the first move (the table's first) whose exact score is
+/// `score`; `None` for a pass. Each check is a narrow-window solve that the
+/// table, still holding the solve, mostly answers at once.
+pub fn principal_variation(s: &mut Searcher, board: &Board, score: i32) -> Vec<Option<Square>> {
+    let mut line = Vec::new();
+    let (mut board, mut score) = (*board, score);
+    while !board.is_game_over() {
+        if !board.has_moves() {
+            line.push(None);
+            board = board.pass();
+            score = -score;
+            continue;
+        }
+        let first = s.tt.probe(&board).map_or(64, |e| e.best);
+        let mut list = fastest_first(&board, board.moves(), first);
+        list.sort_by_key(|&(sq, _, key)| (-key, sq));
+        let next = list
+            .iter()
+            .find(|(_, child, _)| -solve(s, child, -score - 1, -score + 1) == score);
+        let Some(&(index, child, _)) = next else {
+            break; // cannot happen when `score` is exact
+        };
+        line.push(Square::new(index));
+        board = child;
+        score = -score;
+    }
+    line
+}
+
+/// The exact score of every legal move (the OBF way), best first.
+pub fn move_scores(s: &mut Searcher, board: &Board) -> Vec<(Square, i32)> {
+    let mut scores: Vec<(Square, i32)> = bitboard::squares(board.moves())
+        .map(|sq| (sq, -solve(s, &board.play(sq), -64, 64)))
+        .collect();
+    scores.sort_by_key(|&(sq, score)| (-score, sq));
+    scores
+}
+
 /// The exact score within (`alpha`, `beta`), dispatched on the empties.
 #[inline]
 pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
@@ -389,6 +428,47 @@ pub(crate) mod tests {
                 if empties >= 1 && b.has_moves() {
                     assert_eq!(deep(&mut s, &b, -64, 64), exact);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_principal_variation_reaches_the_score() {
+        let mut rng = fastrand::Rng::with_seed(41);
+        let mut s = Searcher::new(1, Evaluator::Hand);
+        for _ in 0..200 {
+            let empties = 4 + rng.u32(..9);
+            let board = random_position(&mut rng, empties);
+            if !board.has_moves() {
+                continue;
+            }
+            let (_, score) = solve_root(&mut s, &board, None).unwrap();
+            let pv = principal_variation(&mut s, &board, score);
+            // Played out, the line ends the game with that very score for
+            // the side that started it.
+            let mut b = board;
+            let mut sign = 1;
+            for m in &pv {
+                b = match m {
+                    Some(sq) => b.play(*sq),
+                    None => b.pass(),
+                };
+                sign = -sign;
+            }
+            assert!(b.is_game_over(), "{pv:?}");
+            assert_eq!(sign * b.final_score(), score);
+        }
+    }
+
+    #[test]
+    fn every_move_score_agrees_with_negamax() {
+        let mut rng = fastrand::Rng::with_seed(43);
+        let mut s = Searcher::new(1, Evaluator::Hand);
+        for _ in 0..100 {
+            let empties = 3 + rng.u32(..8);
+            let board = random_position(&mut rng, empties);
+            for (sq, score) in move_scores(&mut s, &board) {
+                assert_eq!(score, -negamax(&board.play(sq)));
             }
         }
     }

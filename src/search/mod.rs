@@ -18,10 +18,52 @@ use std::time::Duration;
 /// Greater than any score.
 pub const INFINITY: Score = 30_000;
 
-/// The solver takes over once the midgame search is this many plies short of
+/// In a search bounded by depth or nodes (reproducible, no clock), the
+/// solver takes over once the midgame search is this many plies short of
 /// the end of the game: from there a full solve costs about as much as the
 /// next midgame iterations would.
 pub const SOLVE_GAP: u32 = 10;
+
+/// Under a clock the solver is judged by measured speed instead: its
+/// expected nodes (below) over the speed of the last solves must fit in
+/// this share of the time left. Less than all of it, because the figures
+/// are means and a solve that does not finish is wasted time.
+pub const SOLVE_SHARE: f64 = 0.5;
+
+/// Under a clock, midgame iterations to this depth come before any solve:
+/// a few milliseconds that order the solver's root moves and leave a fair
+/// move to play should the solve be cut off.
+pub const DEPTH_BEFORE_SOLVE: u32 = 4;
+
+/// Solver speed assumed before one has been measured in this process,
+/// nodes per second: about 60% of what `reversi solve` measures on the
+/// 2-core machine (13 M), so a first guess on a loaded machine errs on the
+/// side of not starting a solve it cannot finish.
+pub const DEFAULT_SOLVE_NPS: f64 = 8.0e6;
+
+/// Expected nodes of an exact solve (`wld` false) or a win/draw/loss solve
+/// with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
+/// (BENCHMARKS.md): at 20 empties the mean exact solve took 28.5 M nodes
+/// and the mean WLD solve 1.5 M; each extra empty multiplies them by
+/// about 2.5 and 2.7.
+#[must_use]
+pub fn solve_nodes(empties: u32, wld: bool) -> f64 {
+    let (at_20, growth) = if wld {
+        (1.5e6, 2.7f64)
+    } else {
+        (2.85e7, 2.5f64)
+    };
+    at_20 * growth.powi(empties as i32 - 20)
+}
+
+/// What the solver is asked at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SolveKind {
+    /// Win, draw or loss only: much cheaper, and enough to pick a winning
+    /// move.
+    Wld,
+    Exact,
+}
 
 /// What bounds one search.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +73,9 @@ pub struct Limits {
     /// Stop after about this many nodes (checked every `POLL_INTERVAL`).
     pub nodes: Option<u64>,
     pub deadline: Deadline,
+    /// Whether the search may hand over to the exact solver (the bot:
+    /// always; `reversi solve --depth-limit` wants a pure midgame estimate).
+    pub solver: bool,
 }
 
 /// The outcome of a search.
@@ -44,6 +89,9 @@ pub struct SearchResult {
     pub depth: u32,
     /// Solved to the end of the game.
     pub exact: bool,
+    /// Solved as a win, draw or loss only (`score` is then +1, 0 or -1
+    /// disc): the move is a winning one when the score is positive.
+    pub wld: bool,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -59,6 +107,8 @@ pub struct Searcher {
     pub(crate) stopped: bool,
     node_limit: u64,
     deadline: Deadline,
+    /// The solver's measured speed, nodes per second, over this process.
+    solve_nps: f64,
 }
 
 impl Searcher {
@@ -71,6 +121,7 @@ impl Searcher {
             stopped: false,
             node_limit: u64::MAX,
             deadline: Deadline::unlimited(std::time::Instant::now()),
+            solve_nps: DEFAULT_SOLVE_NPS,
         }
     }
 
@@ -116,6 +167,7 @@ impl Searcher {
             score: 0,
             depth: 0,
             exact: false,
+            wld: false,
             nodes: 0,
             elapsed: Duration::ZERO,
         };
@@ -136,20 +188,23 @@ impl Searcher {
         root.sort_by_key(|&(sq, score)| (-score, sq));
 
         let empties = board.empty_count();
+        let clocked = limits.depth.is_none() && limits.nodes.is_none();
         let max_depth = limits.depth.unwrap_or(64).max(1);
         for depth in 1..=max_depth {
-            if depth + SOLVE_GAP >= empties {
-                let first = root.first().map(|&(sq, _)| sq);
-                let solved = endgame::solve_root(self, board, first);
-                if let Some((sq, score)) = solved {
-                    result.best = Some(sq);
-                    result.score = score * DISC;
-                    result.depth = empties;
-                    result.exact = true;
-                    result.nodes = self.nodes;
-                    result.elapsed = limits.deadline.elapsed();
-                    on_progress(&result);
+            let plan = if !limits.solver {
+                None
+            } else if clocked {
+                if depth > DEPTH_BEFORE_SOLVE {
+                    self.solve_plan(empties, &limits.deadline)
+                } else {
+                    None
                 }
+            } else {
+                (depth + SOLVE_GAP >= empties).then_some(SolveKind::Exact)
+            };
+            if let Some(kind) = plan {
+                let first = root.first().map(|&(sq, _)| sq);
+                self.solve_at_root(board, first, kind, limits, &mut result, &mut on_progress);
                 break;
             }
             let finished = self.root_iteration(board, &mut root, depth);
@@ -168,6 +223,85 @@ impl Searcher {
         result.nodes = self.nodes;
         result.elapsed = limits.deadline.elapsed();
         result
+    }
+
+    /// Which solve, if any, is expected to finish in the share of the time
+    /// left that `SOLVE_SHARE` allows, at the speed measured so far.
+    fn solve_plan(&self, empties: u32, deadline: &Deadline) -> Option<SolveKind> {
+        let budget = deadline.remaining().as_secs_f64() * SOLVE_SHARE * self.solve_nps;
+        if solve_nodes(empties, false) <= budget {
+            Some(SolveKind::Exact)
+        } else if solve_nodes(empties, true) <= budget {
+            Some(SolveKind::Wld)
+        } else {
+            None
+        }
+    }
+
+    /// Solves at the root, win/draw/loss first when that is all the time
+    /// allows, then exactly if time is left. A result replaces `result`
+    /// only once its solve has finished, so a solve cut off by the clock
+    /// never throws away a win already proven or the midgame's move.
+    fn solve_at_root(
+        &mut self,
+        board: &Board,
+        first: Option<Square>,
+        mut kind: SolveKind,
+        limits: &Limits,
+        result: &mut SearchResult,
+        on_progress: &mut impl FnMut(&Progress),
+    ) {
+        let empties = board.empty_count();
+        let mut window = (-64, 64);
+        let mut first = first;
+        loop {
+            let (nodes_before, started) = (self.nodes, std::time::Instant::now());
+            let (alpha, beta) = if kind == SolveKind::Wld {
+                (-1, 1)
+            } else {
+                window
+            };
+            let solved = endgame::solve_root_window(self, board, first, alpha, beta);
+            self.measure_solve_speed(self.nodes - nodes_before, started.elapsed());
+            let Some((sq, score)) = solved else { return };
+            let wld = kind == SolveKind::Wld && score != 0;
+            // A lost position is lost whatever the move: the midgame's
+            // choice, which keeps the most chances, stays.
+            if !(wld && score < 0) {
+                result.best = Some(sq);
+            }
+            result.score = if wld {
+                score.signum() * DISC
+            } else {
+                score * DISC
+            };
+            result.exact = !wld;
+            result.wld = wld;
+            result.depth = empties;
+            result.nodes = self.nodes;
+            result.elapsed = limits.deadline.elapsed();
+            on_progress(result);
+            if !wld || !self.clock_allows_exact(empties, &limits.deadline) {
+                return;
+            }
+            // The exact score has the sign already proven.
+            window = if score > 0 { (0, 64) } else { (-64, 0) };
+            first = Some(sq);
+            kind = SolveKind::Exact;
+        }
+    }
+
+    fn clock_allows_exact(&self, empties: u32, deadline: &Deadline) -> bool {
+        self.solve_plan(empties, deadline) == Some(SolveKind::Exact)
+    }
+
+    /// Folds one solve's speed into the running figure; solves too short to
+    /// time are skipped.
+    fn measure_solve_speed(&mut self, nodes: u64, elapsed: Duration) {
+        if elapsed >= Duration::from_millis(20) {
+            let nps = nodes as f64 / elapsed.as_secs_f64();
+            self.solve_nps = 0.7 * self.solve_nps + 0.3 * nps;
+        }
     }
 
     /// One iteration at the root: principal variation search over `root`,
@@ -225,6 +359,7 @@ mod tests {
             depth: Some(depth),
             nodes: None,
             deadline: Deadline::unlimited(Instant::now()),
+            solver: true,
         }
     }
 
@@ -253,6 +388,7 @@ mod tests {
                 depth: None,
                 nodes: None,
                 deadline: Deadline::for_limit(Instant::now(), Duration::from_millis(8)),
+                solver: true,
             };
             let r = searcher.search(&board, &limits, |_| {});
             let sq = r.best.expect("a move exists");
