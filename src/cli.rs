@@ -19,7 +19,7 @@ reversi: an Othello engine for judge protocols, and tools around it
 USAGE
   reversi [BOT FLAGS]                 play the judge protocol on stdin/stdout
   reversi match CMD_A CMD_B [--games N] [--move-time MS] [--record DIR]
-                [--openings FILE] [--seed N] [--show]
+                [--openings FILE] [--seed N] [--jobs N] [--show]
                                       referee games between two programs
   reversi tournament --players FILE --format knockout|elo|ladder
                 [--games N] [--rounds N] [--pair-games N] [--seed N]
@@ -320,9 +320,41 @@ fn perft_command(words: &[String]) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--jobs N`: games in parallel; by default one per core. Each game has one
+/// side thinking at a time, so a game per core keeps every reply on a core
+/// of its own.
+fn jobs_flag(args: &Args, command: &str) -> Result<usize, UsageError> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let jobs = args.number::<usize>("jobs")?.unwrap_or(cores).max(1);
+    if jobs > cores {
+        eprintln!(
+            "{command}: warning: {jobs} jobs on {cores} cores: programs will share cores, so replies \
+             may be slower than they would be alone (each reply is still timed on its own)"
+        );
+    }
+    Ok(jobs)
+}
+
+/// One game of a match, decided before any is played.
+struct MatchGame<'a> {
+    a_black: bool,
+    start: Board,
+    to_move: Color,
+    opening: String,
+    commands: [&'a str; 2],
+}
+
 fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let args = Args::parse(words)?;
-    args.only(&["games", "move-time", "record", "openings", "seed", "show"])?;
+    args.only(&[
+        "games",
+        "move-time",
+        "record",
+        "openings",
+        "seed",
+        "show",
+        "jobs",
+    ])?;
     let [a, b] = args.positional.as_slice() else {
         return Err(UsageError("match needs two program command lines".into()));
     };
@@ -348,79 +380,111 @@ fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
         rng.shuffle(&mut openings);
     }
     let names = [a.as_str(), b.as_str()];
+    let jobs = jobs_flag(&args, "match")?;
+    let plan: Vec<MatchGame> = (0..games as usize)
+        .map(|g| {
+            // Colours swap every game; with openings, each is played twice.
+            let a_black = g % 2 == 0;
+            let (start, to_move, opening) = if openings.is_empty() {
+                (Board::start(), Color::Black, String::new())
+            } else {
+                let (text, board, color) = &openings[(g / 2) % openings.len()];
+                (*board, *color, format!(" opening {text}"))
+            };
+            let commands = if a_black { names } else { [names[1], names[0]] };
+            MatchGame {
+                a_black,
+                start,
+                to_move,
+                opening,
+                commands,
+            }
+        })
+        .collect();
     let mut tallies = [Tally::default(), Tally::default()];
     let mut out = io::stdout().lock();
-    for g in 0..games {
-        // Colours swap every game; with openings, each is played twice.
-        let a_black = g % 2 == 0;
-        let (start, to_move, opening) = if openings.is_empty() {
-            (Board::start(), Color::Black, String::new())
-        } else {
-            let (text, board, color) = &openings[(g as usize / 2) % openings.len()];
-            (*board, *color, format!(" opening {text}"))
-        };
-        let commands = if a_black {
-            [names[0], names[1]]
-        } else {
-            [names[1], names[0]]
-        };
-        let stderr = match &record {
-            Some(dir) => [
-                Some(dir.join(format!("game-{:04}-black.stderr", g + 1))),
-                Some(dir.join(format!("game-{:04}-white.stderr", g + 1))),
-            ],
-            None => [None, None],
-        };
-        let game = referee::play_game(&GameSetup {
-            commands,
-            start,
-            to_move,
-            limit,
-            stderr,
-        });
-        let (a_color, b_color) = if a_black {
-            (Color::Black, Color::White)
-        } else {
-            (Color::White, Color::Black)
-        };
-        tallies[0].add(&game, a_color);
-        tallies[1].add(&game, b_color);
-        let outcome = match &game.ending {
-            referee::Ending::Finished { black, white } => format!("{black}-{white}"),
-            referee::Ending::Forfeit { loser, reason } => {
-                format!("{} forfeits: {reason}", loser.name())
-            }
-        };
-        let verdict = match game.winner() {
-            None => "draw".to_string(),
-            Some(c) if c == a_color => "A wins".to_string(),
-            Some(_) => "B wins".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "game {}/{games}: A {} {outcome} {verdict}{opening}",
-            g + 1,
-            a_color.name()
-        );
-        if args.has("show") {
-            show_game(&mut out, start, to_move, &game);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut failure = None;
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(plan.len()) {
+            let sender = sender.clone();
+            let (plan, next, record) = (&plan, &next, &record);
+            scope.spawn(move || loop {
+                let g = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(game) = plan.get(g) else { break };
+                let stderr = match record {
+                    Some(dir) => [
+                        Some(dir.join(format!("game-{:04}-black.stderr", g + 1))),
+                        Some(dir.join(format!("game-{:04}-white.stderr", g + 1))),
+                    ],
+                    None => [None, None],
+                };
+                let played = referee::play_game(&GameSetup {
+                    commands: game.commands,
+                    start: game.start,
+                    to_move: game.to_move,
+                    limit,
+                    stderr,
+                });
+                if sender.send((g, played)).is_err() {
+                    break;
+                }
+            });
         }
-        if let Some(dir) = &record {
-            for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                let mut t = game.transcripts[i].clone();
-                t.headers = vec![
-                    ("game".into(), (g + 1).to_string()),
-                    ("color".into(), color.name().into()),
-                    ("program".into(), commands[i].into()),
-                    ("opponent".into(), commands[1 - i].into()),
-                    ("moves".into(), game.move_text()),
-                    ("result".into(), outcome.clone()),
-                ];
-                let path = dir.join(format!("game-{:04}-{}.txt", g + 1, color.name()));
-                std::fs::write(&path, t.render())
-                    .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        drop(sender);
+        // Games are reported as they finish (in order with one job).
+        for (g, game) in receiver {
+            let setup = &plan[g];
+            let (a_color, b_color) = if setup.a_black {
+                (Color::Black, Color::White)
+            } else {
+                (Color::White, Color::Black)
+            };
+            tallies[0].add(&game, a_color);
+            tallies[1].add(&game, b_color);
+            let outcome = match &game.ending {
+                referee::Ending::Finished { black, white } => format!("{black}-{white}"),
+                referee::Ending::Forfeit { loser, reason } => {
+                    format!("{} forfeits: {reason}", loser.name())
+                }
+            };
+            let verdict = match game.winner() {
+                None => "draw".to_string(),
+                Some(c) if c == a_color => "A wins".to_string(),
+                Some(_) => "B wins".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "game {}/{games}: A {} {outcome} {verdict}{}",
+                g + 1,
+                a_color.name(),
+                setup.opening
+            );
+            if args.has("show") {
+                show_game(&mut out, setup.start, setup.to_move, &game);
+            }
+            if let Some(dir) = &record {
+                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    let mut t = game.transcripts[i].clone();
+                    t.headers = vec![
+                        ("game".into(), (g + 1).to_string()),
+                        ("color".into(), color.name().into()),
+                        ("program".into(), setup.commands[i].into()),
+                        ("opponent".into(), setup.commands[1 - i].into()),
+                        ("moves".into(), game.move_text()),
+                        ("result".into(), outcome.clone()),
+                    ];
+                    let path = dir.join(format!("game-{:04}-{}.txt", g + 1, color.name()));
+                    if let Err(e) = std::fs::write(&path, t.render()) {
+                        failure.get_or_insert(UsageError(format!("{}: {e}", path.display())));
+                    }
+                }
             }
         }
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
     let _ = writeln!(
         out,
@@ -605,14 +669,7 @@ fn tournament_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let entrants = t::parse_entrants(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
     let seed = args.number::<u64>("seed")?.unwrap_or(1);
     let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let jobs = args.number::<usize>("jobs")?.unwrap_or(cores).max(1);
-    if jobs > cores {
-        eprintln!(
-            "tournament: warning: {jobs} jobs on {cores} cores: programs will share cores, so replies \
-             may be slower than they would be alone (each reply is still timed on its own)"
-        );
-    }
+    let jobs = jobs_flag(&args, "tournament")?;
     let mut openings = match args.text("openings") {
         Some(p) => {
             let text = std::fs::read_to_string(p).map_err(|e| UsageError(format!("{p}: {e}")))?;

@@ -266,9 +266,14 @@ pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Resu
         searcher.new_game();
         searcher.nodes = 0;
         let start = Instant::now();
-        let answer = answer(&mut searcher, &position.board, options);
+        let mut answer = answer(&mut searcher, &position.board, options);
         let secs = start.elapsed().as_secs_f64();
         let nodes = searcher.nodes;
+        // The line is read from the solved table after the clock stops, so
+        // nodes and time are the solve's alone.
+        if let Answer::Exact { score, pv, .. } = &mut answer {
+            *pv = endgame::principal_variation(&mut searcher, &position.board, *score);
+        }
         total_nodes += nodes;
         total_time += secs;
         let (text, check) = report(&answer, &position);

@@ -100,3 +100,37 @@ fn full_time_game_is_never_late() {
         .expect("slowest column");
     assert!(slowest < 1000, "{out}");
 }
+
+#[test]
+fn parallel_games_give_the_same_results_as_one_at_a_time() {
+    // Seeded players at fixed depth: each game's result does not depend on
+    // which job played it or when.
+    let args = ["--games", "6", "--move-time", "2000"];
+    let one = play(
+        "self --depth 2",
+        "self --player greedy --seed 4",
+        &[&args[..], &["--jobs", "1"]].concat(),
+    );
+    let three = play(
+        "self --depth 2",
+        "self --player greedy --seed 4",
+        &[&args[..], &["--jobs", "3"]].concat(),
+    );
+    let games = |out: &str| {
+        let mut lines: Vec<String> = out
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .map(String::from)
+            .collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(games(&one).len(), 6, "{one}");
+    assert_eq!(games(&one), games(&three));
+    let summary = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("A "))
+            .map(|l| l.split_whitespace().take(7).collect::<Vec<_>>().join(" "))
+    };
+    assert_eq!(summary(&one), summary(&three));
+}
