@@ -35,11 +35,11 @@ pub fn positions() -> Vec<Board> {
     out
 }
 
-pub fn run(depth: u32, hash_mb: usize) {
+pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (i, board) in positions().iter().enumerate() {
-        let mut searcher = Searcher::new(hash_mb, Evaluator::Hand);
+        let mut searcher = Searcher::new(hash_mb, eval);
         let t = Instant::now();
         let limits = Limits {
             depth: Some(depth),

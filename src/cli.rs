@@ -31,6 +31,7 @@ USAGE
   reversi perft DEPTH [--convention dropped|kept]
                                       count move sequences from the start
   reversi solve [FILE] [--wld | --all] [--depth-limit N] [--time S] [--hash MB]
+                [--eval E]
                                       solve OBF positions (stdin if no FILE):
                                       exact score, best move, principal
                                       variation; --wld win/draw/loss only;
@@ -38,7 +39,13 @@ USAGE
                                       N solves only up to N empties (midgame
                                       estimate of depth N above); --time S
                                       gives each S seconds, as the bot would
-  reversi bench [--depth N]           fixed searches: node signature and speed
+  reversi bench [--depth N] [--eval E] fixed searches: node signature and speed
+  reversi bench --endgame-curve [--from E] [--to E] [--positions N]
+                                      solve cost by empties (exact and WLD)
+  reversi train [--games-dir DIR] [--out FILE] [--jobs N] [--seed N]
+                [--epochs N] [--every K]
+                                      fit the pattern evaluation to the game
+                                      archives (see src/train.rs)
   reversi bio97 --strategy 1|2        the BIO'97 Othello program (stdin/stdout)
   reversi help                        this text
 
@@ -51,7 +58,8 @@ BOT FLAGS
                                the bot stops 250 ms before it (30% before
                                it when that is less)
   --hash MB                    transposition table size (default 16)
-  --eval hand                  evaluation (default hand)
+  --eval hand|pattern          evaluation: hand-weighted, or the pattern
+                               tables trained from game archives
   --seed N                     seed of random and greedy (default: clock)
   --log full|brief|quiet       stderr: boards+search line+warnings (default),
                                search line+warnings, warnings only
@@ -91,6 +99,9 @@ const VALUE_FLAGS: &[&str] = &[
     "positions",
     "depth-limit",
     "time",
+    "games-dir",
+    "epochs",
+    "every",
 ];
 
 /// Parsed command line: positional words and `--flag [value]`s.
@@ -182,7 +193,7 @@ const BOT_FLAGS: &[&str] = &[
 pub fn play_default() -> ExitCode {
     let mut engine = Engine::new(
         crate::tt::DEFAULT_MB,
-        Evaluator::Hand,
+        Evaluator::DEFAULT,
         None,
         None,
         limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT),
@@ -215,17 +226,23 @@ fn serve(player: &mut dyn Player, verbosity: Verbosity) -> ExitCode {
     }
 }
 
+/// `--eval NAME`, or the default evaluation.
+fn eval_flag(args: &Args) -> Result<Evaluator, UsageError> {
+    match args.text("eval") {
+        None => Ok(Evaluator::DEFAULT),
+        Some(name) => {
+            Evaluator::parse(name).ok_or_else(|| UsageError(format!("unknown evaluation '{name}'")))
+        }
+    }
+}
+
 fn make_player(args: &Args) -> Result<Box<dyn Player>, UsageError> {
     let seed = args.number::<u64>("seed")?.unwrap_or_else(entropy_seed);
     match args.text("player").unwrap_or("bot") {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
         "bot" => {
-            let eval = match args.text("eval") {
-                None => Evaluator::Hand,
-                Some(name) => Evaluator::parse(name)
-                    .ok_or_else(|| UsageError(format!("unknown evaluation '{name}'")))?,
-            };
+            let eval = eval_flag(args)?;
             let move_time = match args.number::<u64>("move-time")? {
                 Some(ms) => Duration::from_millis(ms.max(1)),
                 None => limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT),
@@ -261,6 +278,7 @@ pub fn run(words: &[String]) -> ExitCode {
         "bench" => bench_command(&words[1..]),
         "bio97" => bio97_command(&words[1..]),
         "tournament" => tournament_command(&words[1..]),
+        "train" => train_command(&words[1..]),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -576,7 +594,16 @@ fn replay_command(words: &[String]) -> Result<ExitCode, UsageError> {
 
 fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let args = Args::parse(words)?;
-    args.only(&["depth", "hash", "endgame-curve", "from", "to", "positions"])?;
+    args.only(&[
+        "depth",
+        "hash",
+        "endgame-curve",
+        "from",
+        "to",
+        "positions",
+        "eval",
+    ])?;
+    let eval = eval_flag(&args)?;
     if args.has("endgame-curve") {
         crate::bench::endgame_curve(
             args.number("from")?.unwrap_or(12),
@@ -589,14 +616,35 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
     let hash = args
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
-    crate::bench::run(depth, hash);
+    crate::bench::run(depth, hash, eval);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn train_command(words: &[String]) -> Result<ExitCode, UsageError> {
+    let args = Args::parse(words)?;
+    args.only(&["games-dir", "out", "jobs", "seed", "epochs", "every"])?;
+    let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
+    let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.weights"));
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let options = crate::train::Options {
+        games_dir: &games_dir,
+        out: &out,
+        jobs: args.number("jobs")?.unwrap_or(cores),
+        seed: args.number("seed")?.unwrap_or(1),
+        epochs: args.number("epochs")?.unwrap_or(6),
+        every: args.number("every")?.unwrap_or(1),
+        command: format!("reversi train {}", words.join(" ")),
+    };
+    let mut log = io::stderr().lock();
+    crate::train::run(&options, &mut log).map_err(|e| UsageError(format!("train: {e}")))?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn solve_command(words: &[String]) -> Result<ExitCode, UsageError> {
     use crate::solve::{self, Mode, Options};
     let args = Args::parse(words)?;
-    args.only(&["wld", "all", "depth-limit", "time", "hash"])?;
+    args.only(&["wld", "all", "depth-limit", "time", "hash", "eval"])?;
+    let eval = eval_flag(&args)?;
     let mode = match (args.has("wld"), args.has("all")) {
         (true, true) => return Err(UsageError("--wld and --all do not go together".into())),
         (true, false) => Mode::Wld,
@@ -613,6 +661,7 @@ fn solve_command(words: &[String]) -> Result<ExitCode, UsageError> {
         depth_limit: args.number("depth-limit")?,
         time,
         hash_mb: args.number("hash")?.unwrap_or(64),
+        eval,
     };
     let text =
         solve::read_input(args.positional.first().map(String::as_str)).map_err(UsageError)?;

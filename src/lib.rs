@@ -38,5 +38,6 @@ pub mod rules;
 pub mod search;
 pub mod solve;
 pub mod tournament;
+pub mod train;
 pub mod transcript;
 pub mod tt;

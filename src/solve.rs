@@ -87,6 +87,8 @@ pub struct Options {
     /// estimated by the midgame search.
     pub time: Option<Duration>,
     pub hash_mb: usize,
+    /// Orders the solver's moves from `EVAL_ORDER_EMPTIES` up.
+    pub eval: Evaluator,
 }
 
 /// What one position came to.
@@ -249,7 +251,7 @@ fn report(answer: &Answer, position: &ObfPosition) -> (String, Option<bool>) {
 /// Returns false when any answer disagrees with the scores listed.
 /// A line that is not OBF is an `InvalidData` error naming the line.
 pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Result<bool> {
-    let mut searcher = Searcher::new(options.hash_mb, Evaluator::Hand);
+    let mut searcher = Searcher::new(options.hash_mb, options.eval);
     let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
     let (mut count, mut wrong, mut unsolved) = (0, 0, 0);
     for (n, line) in text.lines().enumerate() {

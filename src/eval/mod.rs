@@ -3,6 +3,7 @@
 //! it).
 
 pub mod hand;
+pub mod pattern;
 pub mod stability;
 
 use crate::board::Board;
@@ -22,20 +23,27 @@ pub const EVAL_LIMIT: Score = 63 * DISC;
 pub enum Evaluator {
     /// Mobility, corners, X/C squares, stability and parity, weighted by hand.
     Hand,
+    /// Pattern tables fitted to labelled positions from game archives.
+    Pattern,
 }
 
 impl Evaluator {
+    /// What the bot and the tools use unless told otherwise.
+    pub const DEFAULT: Evaluator = Evaluator::Pattern;
+
     #[inline]
     #[must_use]
     pub fn evaluate(self, board: &Board) -> Score {
         match self {
             Evaluator::Hand => hand::evaluate(board),
+            Evaluator::Pattern => pattern::evaluate(board),
         }
     }
 
     pub fn parse(name: &str) -> Option<Evaluator> {
         match name {
             "hand" => Some(Evaluator::Hand),
+            "pattern" => Some(Evaluator::Pattern),
             _ => None,
         }
     }

@@ -1,0 +1,372 @@
+//! The trained evaluation: pattern tables fitted to labelled positions
+//! (`reversi train`, `src/train.rs`), in the manner of Logistello.
+//!
+//! A pattern is a fixed list of squares; its configuration (each square
+//! empty, ours or theirs) indexes a table of weights. Every pattern is read
+//! under all 8 symmetries of the board, in the square order the symmetry
+//! carries it to, so one table serves every placement and a position and
+//! its mirror images always get the same score. Two small tables add the
+//! mobility of each side. Each game stage (a band of empties) has its own
+//! tables. The score is the sum of the weights read.
+//!
+//! The weights are embedded in the binary (`patterns.weights`, made by
+//! `reversi train`): a text header saying what produced them, a blank line,
+//! then little-endian `i16`s, stage by stage, in 1/`WEIGHT_SCALE` discs.
+//! They are read in place, so start-up costs nothing.
+
+use super::{Score, DISC, EVAL_LIMIT};
+use crate::bitboard::transform;
+use crate::board::Board;
+use crate::movegen::legal_moves;
+
+/// The patterns, as squares (a1 = 0, h1 = 7, a8 = 56) in reading order.
+pub const PATTERNS: [&[u8]; 11] = [
+    // the edge with its two X-squares
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    // the 3x3 corner
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    // the 2x5 corner
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    // the lines of rank 2, 3 and 4
+    &[8, 9, 10, 11, 12, 13, 14, 15],
+    &[16, 17, 18, 19, 20, 21, 22, 23],
+    &[24, 25, 26, 27, 28, 29, 30, 31],
+    // the diagonals of 8, 7, 6, 5 and 4 squares
+    &[0, 9, 18, 27, 36, 45, 54, 63],
+    &[1, 10, 19, 28, 37, 46, 55],
+    &[2, 11, 20, 29, 38, 47],
+    &[3, 12, 21, 30, 39],
+    &[4, 13, 22, 31],
+];
+
+/// Entries of the two mobility tables (moves 0..=31, more counts as 31).
+pub const MOBILITY_SIZE: usize = 32;
+
+/// Weights are stored in 1/`WEIGHT_SCALE` discs.
+pub const WEIGHT_SCALE: i32 = 64;
+
+/// Game stages: positions with 11..=60 empties in bands of 5; fewer empties
+/// use the first band (the solver takes such positions over in play).
+pub const STAGES: usize = 10;
+
+/// The stage of a position with `empties` empty squares.
+#[must_use]
+pub fn stage(empties: u32) -> usize {
+    ((empties.max(11) - 11) / 5).min(STAGES as u32 - 1) as usize
+}
+
+/// Table sizes: 3^squares for each pattern, then the two mobility tables.
+const fn table_sizes() -> [usize; PATTERNS.len() + 2] {
+    let mut sizes = [MOBILITY_SIZE; PATTERNS.len() + 2];
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        sizes[i] = 3usize.pow(PATTERNS[i].len() as u32);
+        i += 1;
+    }
+    sizes
+}
+
+/// Each table's offset in a stage's weights, and the stage's total.
+const fn offsets() -> ([usize; PATTERNS.len() + 2], usize) {
+    let sizes = table_sizes();
+    let mut offsets = [0; PATTERNS.len() + 2];
+    let mut total = 0;
+    let mut i = 0;
+    while i < sizes.len() {
+        offsets[i] = total;
+        total += sizes[i];
+        i += 1;
+    }
+    (offsets, total)
+}
+
+/// Weights per stage.
+pub const STAGE_SIZE: usize = offsets().1;
+
+/// Features per position: every pattern under 8 symmetries, and the two
+/// mobility entries.
+pub const FEATURES: usize = PATTERNS.len() * 8 + 2;
+
+/// Each pattern's squares under each symmetry, as bit masks in reading
+/// order (the mask of the square a pattern reads first comes first).
+#[cfg(test)]
+struct Placements {
+    squares: [[[u8; 10]; 8]; PATTERNS.len()],
+}
+
+#[cfg(test)]
+const fn placements() -> Placements {
+    let mut squares = [[[0u8; 10]; 8]; PATTERNS.len()];
+    let mut p = 0;
+    while p < PATTERNS.len() {
+        let mut sym = 0;
+        while sym < 8 {
+            let mut i = 0;
+            while i < PATTERNS[p].len() {
+                squares[p][sym][i] = map_square(PATTERNS[p][i], sym as u8);
+                i += 1;
+            }
+            sym += 1;
+        }
+        p += 1;
+    }
+    Placements { squares }
+}
+
+/// Where symmetry `sym` (as in [`transform`]) sends square `sq`.
+const fn map_square(sq: u8, sym: u8) -> u8 {
+    let (mut file, mut rank) = (sq % 8, sq / 8);
+    if sym & 1 != 0 {
+        file = 7 - file;
+    }
+    if sym & 2 != 0 {
+        rank = 7 - rank;
+    }
+    if sym & 4 != 0 {
+        let t = file;
+        file = rank;
+        rank = t;
+    }
+    rank * 8 + file
+}
+
+#[cfg(test)]
+const PLACEMENTS: Placements = placements();
+const OFFSETS: [usize; PATTERNS.len() + 2] = offsets().0;
+
+/// The symmetry that undoes `sym`.
+const fn inverse(sym: u8) -> u8 {
+    let mut candidate = 0;
+    while candidate < 8 {
+        let mut sq = 0;
+        let mut all = true;
+        while sq < 64 {
+            if map_square(map_square(sq, sym), candidate) != sq {
+                all = false;
+            }
+            sq += 1;
+        }
+        if all {
+            return candidate;
+        }
+        candidate += 1;
+    }
+    0
+}
+
+/// `TERNARY[m]`: the bits of `m` (bit 0 first) read as base-3 digits, most
+/// significant first, for a pattern of `PATTERN_LEN` squares: with the
+/// player's bits `m` and the opponent's `n`, a configuration's index is
+/// `TERNARY[m] + 2 * TERNARY[n]`, the same number the square-by-square
+/// reading gives.
+const fn ternary_table<const LEN: usize>() -> [u16; 1024] {
+    let mut table = [0u16; 1024];
+    let mut m = 0;
+    while m < (1 << LEN) {
+        let mut value = 0u16;
+        let mut i = 0;
+        while i < LEN {
+            value = value * 3 + ((m >> i) & 1) as u16;
+            i += 1;
+        }
+        table[m] = value;
+        m += 1;
+    }
+    table
+}
+
+const T4: [u16; 1024] = ternary_table::<4>();
+const T5: [u16; 1024] = ternary_table::<5>();
+const T6: [u16; 1024] = ternary_table::<6>();
+const T7: [u16; 1024] = ternary_table::<7>();
+const T8: [u16; 1024] = ternary_table::<8>();
+const T9: [u16; 1024] = ternary_table::<9>();
+const T10: [u16; 1024] = ternary_table::<10>();
+
+const INVERSES: [u8; 8] = {
+    let mut inv = [0u8; 8];
+    let mut s = 0;
+    while s < 8 {
+        inv[s] = inverse(s as u8);
+        s += 1;
+    }
+    inv
+};
+
+/// The base patterns' configurations on one (transformed) board, gathered
+/// with masks and shifts: the bits each pattern reads, in reading order,
+/// then `TERNARY`.
+#[inline]
+fn base_indices(p: u64, o: u64, out: &mut [u32], at: usize) {
+    #[inline]
+    fn gather(x: u64) -> [usize; 11] {
+        // A diagonal's squares, one per file, folded onto the top byte.
+        let fold = |mask: u64| ((x & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+        [
+            (x & 0xff) as usize,
+            ((x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1c0)) as usize,
+            ((x & 0x1f) | ((x >> 3) & 0x3e0)) as usize,
+            ((x >> 8) & 0xff) as usize,
+            ((x >> 16) & 0xff) as usize,
+            ((x >> 24) & 0xff) as usize,
+            fold(0x8040_2010_0804_0201),
+            fold(0x0080_4020_1008_0402) >> 1,
+            fold(0x0000_8040_2010_0804) >> 2,
+            fold(0x0000_0080_4020_1008) >> 3,
+            fold(0x0000_0000_8040_2010) >> 4,
+        ]
+    }
+    let (gp, go) = (gather(p), gather(o));
+    let t = |table: &[u16; 1024], i: usize| u32::from(table[gp[i]]) + 2 * u32::from(table[go[i]]);
+    let cell = |sq: u32| (((p >> sq) & 1) + 2 * ((o >> sq) & 1)) as u32;
+    let tables: [&[u16; 1024]; 11] = [&T8, &T9, &T10, &T8, &T8, &T8, &T8, &T7, &T6, &T5, &T4];
+    // The edge pattern's two X-squares follow its rank.
+    out[at] = OFFSETS[0] as u32 + 9 * t(&T8, 0) + 3 * cell(9) + cell(14);
+    for i in 1..PATTERNS.len() {
+        out[at + i * 8] = OFFSETS[i] as u32 + t(tables[i], i);
+    }
+}
+
+/// The features of `board` for the side to move: indices into one stage's
+/// weights. The trainer and the evaluation share this one definition.
+/// Reading a pattern's placement under a symmetry is reading the pattern
+/// itself on the board sent through the inverse symmetry.
+#[must_use]
+pub fn features(board: &Board) -> [u32; FEATURES] {
+    let (p, o) = (board.player, board.opponent);
+    let mut out = [0u32; FEATURES];
+    for (sym, &inv) in INVERSES.iter().enumerate() {
+        let (tp, to) = (transform(p, inv), transform(o, inv));
+        base_indices(tp, to, &mut out, sym);
+    }
+    let n = PATTERNS.len() * 8;
+    let mobility = |a, b| (legal_moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+    out[n] = (OFFSETS[PATTERNS.len()] + mobility(p, o)) as u32;
+    out[n + 1] = (OFFSETS[PATTERNS.len() + 1] + mobility(o, p)) as u32;
+    out
+}
+
+/// The definition, square by square, that [`features`] computes faster.
+#[cfg(test)]
+fn features_by_squares(board: &Board) -> [u32; FEATURES] {
+    let (p, o) = (board.player, board.opponent);
+    let mut out = [0u32; FEATURES];
+    for (pattern, squares) in PATTERNS.iter().enumerate() {
+        for (sym, placement) in PLACEMENTS.squares[pattern].iter().enumerate() {
+            let mut index = 0usize;
+            for &sq in &placement[..squares.len()] {
+                let cell = ((p >> sq) & 1) + 2 * ((o >> sq) & 1);
+                index = index * 3 + cell as usize;
+            }
+            out[pattern * 8 + sym] = (OFFSETS[pattern] + index) as u32;
+        }
+    }
+    let n = PATTERNS.len() * 8;
+    let mobility = |a, b| (legal_moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+    out[n] = (OFFSETS[PATTERNS.len()] + mobility(p, o)) as u32;
+    out[n + 1] = (OFFSETS[PATTERNS.len() + 1] + mobility(o, p)) as u32;
+    out
+}
+
+/// The embedded weights file.
+static WEIGHTS_FILE: &[u8] = include_bytes!("patterns.weights");
+
+/// The weights file split into its header and its table bytes.
+fn split(file: &[u8]) -> Option<(&str, &[u8])> {
+    let end = file.windows(2).position(|w| w == b"\n\n")?;
+    let header = std::str::from_utf8(&file[..end]).ok()?;
+    Some((header, &file[end + 2..]))
+}
+
+/// The header of the embedded weights: what produced them.
+#[must_use]
+pub fn header() -> &'static str {
+    split(WEIGHTS_FILE).map_or("", |(h, _)| h)
+}
+
+/// The table bytes: `STAGES * STAGE_SIZE` little-endian `i16`s.
+fn tables() -> &'static [u8] {
+    split(WEIGHTS_FILE).map_or(&[], |(_, t)| t)
+}
+
+/// Whether the embedded weights have the shape this code expects.
+#[must_use]
+pub fn weights_fit() -> bool {
+    header().starts_with("reversi pattern weights v1") && tables().len() == 2 * STAGES * STAGE_SIZE
+}
+
+#[must_use]
+pub fn evaluate(board: &Board) -> Score {
+    let tables = tables();
+    let base = stage(board.empty_count()) * STAGE_SIZE;
+    if tables.len() < 2 * (base + STAGE_SIZE) {
+        return 0; // no weights: a test (`weights_fit`) catches this
+    }
+    let mut sum = 0i32;
+    for f in features(board) {
+        let at = 2 * (base + f as usize);
+        sum += i32::from(i16::from_le_bytes([tables[at], tables[at + 1]]));
+    }
+    (sum * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Sends `sq` through symmetry `sym`, for tests: the same as `transform`.
+#[cfg(test)]
+fn mapped_bit(sq: u8, sym: u8) -> u64 {
+    transform(1u64 << sq, sym)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_mapping_agrees_with_the_board_transform() {
+        for sym in 0..8 {
+            for sq in 0..64 {
+                assert_eq!(1u64 << map_square(sq, sym), mapped_bit(sq, sym));
+            }
+        }
+    }
+
+    #[test]
+    fn fast_features_equal_the_square_by_square_definition() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..2000 {
+            let board = Board::new(rng.u64(..), 0);
+            let board = Board::new(board.player & rng.u64(..), !board.player & rng.u64(..));
+            let mut fast = features(&board);
+            let mut slow = features_by_squares(&board);
+            // The same multiset of features (the order may differ).
+            fast.sort_unstable();
+            slow.sort_unstable();
+            assert_eq!(fast, slow);
+        }
+    }
+
+    #[test]
+    fn the_embedded_weights_load_and_have_the_expected_shape() {
+        assert!(weights_fit(), "header: {:?}", header());
+        assert_eq!(
+            STAGE_SIZE,
+            59049 * 2 + 19683 + 6561 * 4 + 2187 + 729 + 243 + 81 + 64
+        );
+        assert!(header().contains("command: "), "{}", header());
+        // Trained, not empty: some weights are far from zero.
+        let nonzero = tables().chunks(2).filter(|w| w != &[0, 0]).count();
+        assert!(nonzero > STAGES * 1000, "{nonzero}");
+    }
+
+    #[test]
+    fn symmetric_positions_get_equal_scores() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..300 {
+            let empties = 4 + rng.u32(..56);
+            let board = crate::search::endgame::tests::random_position(&mut rng, empties);
+            let score = evaluate(&board);
+            for sym in 1..8 {
+                assert_eq!(evaluate(&board.transform(sym)), score);
+            }
+        }
+    }
+}

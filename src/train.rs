@@ -1,0 +1,462 @@
+//! `reversi train`: from the game archives to the pattern weights
+//! (`src/eval/patterns.weights`), in one seeded run.
+//!
+//! 1. Read every game of both archives in `../shared/data/games/` (WTHOR's
+//!    binary files and Logistello's text list; formats in its README) and
+//!    replay it with our rules.
+//! 2. Label: in each game, solve exactly (our solver) the first position
+//!    with at most `SOLVE_EMPTIES` empties; every earlier position of that
+//!    game gets that score, from its own side's view. The label is thus
+//!    "what the game's line of play is worth with perfect play from near
+//!    its end": it removes the late mistakes of human games, and costs one
+//!    small solve a game. Games that stop early without ending are skipped.
+//! 3. Fit each stage's tables by stochastic gradient descent on the squared
+//!    error, in an order shuffled by the seed, one stage per job.
+//! 4. Hold out every `HOLD_OUT`-th game (by its place in the archives) and
+//!    print the mean absolute error, per stage, of the trained tables and of
+//!    the hand-written evaluation on those same positions.
+//!
+//! This module sits outside the playing core: the bot only reads the
+//! weights through `eval::pattern`.
+
+use crate::bitboard::Square;
+use crate::board::Board;
+use crate::eval::pattern::{self, FEATURES, STAGES, STAGE_SIZE, WEIGHT_SCALE};
+use crate::eval::{hand, Evaluator, DISC};
+use crate::search::{endgame, Searcher};
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Where each game is solved for its label.
+pub const SOLVE_EMPTIES: u32 = 12;
+
+/// One game in this many is held out for testing.
+pub const HOLD_OUT: usize = 20;
+
+/// A game as a move list (`None` never appears: passes are implied).
+pub type Game = Vec<Square>;
+
+/// Reads the WTHOR `.wtb` files of `dir`, in name order.
+pub fn read_wthor(dir: &Path) -> io::Result<Vec<Game>> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
+        .collect();
+    names.sort();
+    let mut games = Vec::new();
+    for path in names {
+        let bytes = std::fs::read(&path)?;
+        let count = bytes
+            .get(4..8)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        for record in bytes
+            .get(16..)
+            .unwrap_or(&[])
+            .chunks_exact(68)
+            .take(count as usize)
+        {
+            let moves = record[8..]
+                .iter()
+                .take_while(|&&m| m != 0)
+                .filter_map(|&m| {
+                    Square::from_file_rank((m % 10).wrapping_sub(1), (m / 10).wrapping_sub(1))
+                })
+                .collect();
+            games.push(moves);
+        }
+    }
+    Ok(games)
+}
+
+/// Parses Logistello's game list: one game a line, `+d3-c3...: -04 10`.
+#[must_use]
+pub fn parse_logistello(text: &str) -> Vec<Game> {
+    text.lines()
+        .filter_map(|line| {
+            let moves = line.split(':').next()?;
+            moves
+                .as_bytes()
+                .chunks(3)
+                .map(|c| {
+                    std::str::from_utf8(c.get(1..3)?)
+                        .ok()
+                        .and_then(Square::parse)
+                })
+                .collect::<Option<Game>>()
+        })
+        .collect()
+}
+
+/// Reads the gzip-compressed Logistello list through the system's `gzip`
+/// (no decompression crate for one file read once, by a tool).
+pub fn read_logistello(path: &Path) -> io::Result<Vec<Game>> {
+    let out = std::process::Command::new("gzip")
+        .arg("-dc")
+        .arg(path)
+        .output()?;
+    if !out.status.success() {
+        return Err(io::Error::other(format!(
+            "gzip -dc {} failed",
+            path.display()
+        )));
+    }
+    Ok(parse_logistello(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The positions of `game` (side to move's view, only where it has a move),
+/// or `None` if a move is illegal.
+fn replay(game: &Game) -> Option<Vec<Board>> {
+    let mut board = Board::start();
+    let mut positions = Vec::with_capacity(61);
+    for &sq in game {
+        if !board.has_moves() {
+            board = board.pass();
+        }
+        if !board.is_legal(sq) {
+            return None;
+        }
+        positions.push(board);
+        board = board.play(sq);
+    }
+    if !board.has_moves() && board.pass().has_moves() {
+        board = board.pass();
+    }
+    positions.push(board);
+    Some(positions)
+}
+
+/// A labelled position.
+#[derive(Clone, Copy)]
+pub struct Sample {
+    pub board: Board,
+    /// Exact score in discs, side to move's view.
+    pub label: i8,
+}
+
+/// Labels the positions of one game (see the module doc); empty when the
+/// game is unusable.
+fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
+    let Some(positions) = replay(game) else {
+        return Vec::new();
+    };
+    // Sides alternate except at passes: track whose view each position is.
+    let solve_at = positions
+        .iter()
+        .position(|b| b.empty_count() <= SOLVE_EMPTIES || b.is_game_over());
+    let Some(solve_at) = solve_at else {
+        return Vec::new(); // stopped early (resigned, or recorded in part)
+    };
+    let target = positions[solve_at];
+    searcher.new_game();
+    let score = if target.is_game_over() {
+        target.final_score()
+    } else if target.has_moves() {
+        endgame::solve(searcher, &target, -64, 64)
+    } else {
+        -endgame::solve(searcher, &target.pass(), -64, 64)
+    };
+    // Colour of the side to move at each position, replaying the passes.
+    let mut samples = Vec::with_capacity(solve_at);
+    let mut black = Board::start();
+    let mut colors = Vec::with_capacity(positions.len());
+    let mut black_to_move = true;
+    for &sq in game {
+        if !black.has_moves() {
+            black = black.pass();
+            black_to_move = !black_to_move;
+        }
+        colors.push(black_to_move);
+        black = black.play(sq);
+        black_to_move = !black_to_move;
+    }
+    if !black.has_moves() && black.pass().has_moves() {
+        black_to_move = !black_to_move;
+    }
+    colors.push(black_to_move);
+    let target_black = colors[solve_at];
+    for (board, &is_black) in positions[..solve_at].iter().zip(&colors) {
+        let label = if is_black == target_black {
+            score
+        } else {
+            -score
+        };
+        samples.push(Sample {
+            board: *board,
+            label: label as i8,
+        });
+    }
+    samples
+}
+
+/// Labels every game with `jobs` threads; returns (training, held-out)
+/// samples, each in game order.
+pub fn label_all(games: &[Game], jobs: usize, log: &mut impl Write) -> (Vec<Sample>, Vec<Sample>) {
+    let results: Vec<Mutex<Vec<Sample>>> = games.iter().map(|_| Mutex::new(Vec::new())).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(4, Evaluator::Hand);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(game) = games.get(i) else { break };
+                    *results[i].lock().expect("no panic") = label_game(&mut searcher, game);
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            });
+        }
+        let start = std::time::Instant::now();
+        while done.load(Ordering::Relaxed) < games.len() {
+            std::thread::sleep(std::time::Duration::from_secs(5));
+            let n = done.load(Ordering::Relaxed);
+            let _ = writeln!(
+                log,
+                "labelled {n}/{} games, {:.0}s",
+                games.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+    });
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, r) in results.into_iter().enumerate() {
+        let samples = r.into_inner().expect("no panic");
+        if i % HOLD_OUT == 0 {
+            test.extend(samples);
+        } else {
+            train.extend(samples);
+        }
+    }
+    (train, test)
+}
+
+/// Fits one stage's weights (in discs) to `samples` by stochastic gradient
+/// descent, normalised per position (NLMS): a position's step is divided by
+/// the sum of the squared multiplicities of its features. A symmetric
+/// configuration (an empty edge, say) can put one weight in a position up to
+/// 8 times, and an unnormalised step then diverges on the opening stages.
+fn fit_stage(samples: &[([u32; FEATURES], f32)], epochs: u32, seed: u64) -> Vec<f32> {
+    let norms: Vec<f32> = samples
+        .iter()
+        .map(|(features, _)| {
+            let mut sorted = *features;
+            sorted.sort_unstable();
+            let mut sum = 0u32;
+            let mut run = 1u32;
+            for i in 1..=sorted.len() {
+                if i < sorted.len() && sorted[i] == sorted[i - 1] {
+                    run += 1;
+                } else {
+                    sum += run * run;
+                    run = 1;
+                }
+            }
+            1.0 / sum as f32
+        })
+        .collect();
+    let mut weights = vec![0f32; STAGE_SIZE];
+    let mut order: Vec<u32> = (0..samples.len() as u32).collect();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for epoch in 0..epochs {
+        rng.shuffle(&mut order);
+        // Under 2 is stable; smaller steps late average out the noise of
+        // the labels.
+        let rate = 0.5 / (1.0 + epoch as f32);
+        for &i in &order {
+            let (features, label) = &samples[i as usize];
+            let predicted: f32 = features.iter().map(|&f| weights[f as usize]).sum();
+            let step = rate * (label - predicted) * norms[i as usize];
+            for &f in features {
+                weights[f as usize] += step;
+            }
+        }
+    }
+    weights
+}
+
+/// Options of `reversi train`.
+pub struct Options<'a> {
+    pub games_dir: &'a Path,
+    pub out: &'a Path,
+    pub jobs: usize,
+    pub seed: u64,
+    pub epochs: u32,
+    /// Use one game in this many (1: all), for a quicker run.
+    pub every: usize,
+    /// The command line, recorded in the weights' header.
+    pub command: String,
+}
+
+/// The whole pipeline; progress and the held-out errors go to `log`.
+pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
+    let wthor = read_wthor(&options.games_dir.join("wthor"))?;
+    let logistello = read_logistello(&options.games_dir.join("logistello/logbook.gam.gz"))?;
+    writeln!(
+        log,
+        "read {} WTHOR games and {} Logistello games",
+        wthor.len(),
+        logistello.len()
+    )?;
+    let games: Vec<Game> = wthor
+        .into_iter()
+        .chain(logistello)
+        .enumerate()
+        .filter(|(i, _)| i % options.every.max(1) == 0)
+        .map(|(_, g)| g)
+        .collect();
+    writeln!(
+        log,
+        "labelling {} games with {} jobs (solving at {SOLVE_EMPTIES} empties)",
+        games.len(),
+        options.jobs
+    )?;
+    let (train, test) = label_all(&games, options.jobs, log);
+    writeln!(
+        log,
+        "{} training positions, {} held out",
+        train.len(),
+        test.len()
+    )?;
+
+    // Group by stage and fit, a stage per job.
+    let mut by_stage: Vec<Vec<([u32; FEATURES], f32)>> = vec![Vec::new(); STAGES];
+    for s in &train {
+        by_stage[pattern::stage(s.board.empty_count())]
+            .push((pattern::features(&s.board), f32::from(s.label)));
+    }
+    let fitted: Vec<Mutex<Vec<f32>>> = (0..STAGES).map(|_| Mutex::new(Vec::new())).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1) {
+            scope.spawn(|| loop {
+                let stage = next.fetch_add(1, Ordering::Relaxed);
+                if stage >= STAGES {
+                    break;
+                }
+                let w = fit_stage(
+                    &by_stage[stage],
+                    options.epochs,
+                    options.seed + stage as u64,
+                );
+                *fitted[stage].lock().expect("no panic") = w;
+            });
+        }
+    });
+    drop(by_stage);
+
+    let mut bytes = format!(
+        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro), one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
+        options.command,
+        options.games_dir.display(),
+        options.every.max(1)
+    )
+    .into_bytes();
+    for w in &fitted {
+        for &x in w.lock().expect("no panic").iter() {
+            let q = (x * WEIGHT_SCALE as f32)
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+            bytes.extend_from_slice(&q.to_le_bytes());
+        }
+    }
+    std::fs::write(options.out, &bytes)?;
+    writeln!(
+        log,
+        "wrote {} ({} bytes)",
+        options.out.display(),
+        bytes.len()
+    )?;
+
+    // Held-out error, with the quantized weights just written.
+    let tables = &bytes[bytes.windows(2).position(|w| w == b"\n\n").expect("header") + 2..];
+    writeln!(log, "held-out mean absolute error, discs:")?;
+    writeln!(log, "stage empties positions trained hand hand-scaled")?;
+    for stage in 0..STAGES {
+        let (mut n, mut trained, mut by_hand) = (0u64, 0f64, 0f64);
+        // The hand evaluation is not calibrated in discs: also give it the
+        // best scale factor for these very positions (a generous reading).
+        let (mut hy, mut hh) = (0f64, 0f64);
+        for s in test
+            .iter()
+            .filter(|s| pattern::stage(s.board.empty_count()) == stage)
+        {
+            let h = f64::from(hand::evaluate(&s.board)) / f64::from(DISC);
+            hy += h * f64::from(s.label);
+            hh += h * h;
+        }
+        let k = if hh > 0.0 { hy / hh } else { 0.0 };
+        let mut scaled = 0f64;
+        for s in test
+            .iter()
+            .filter(|s| pattern::stage(s.board.empty_count()) == stage)
+        {
+            let base = stage * STAGE_SIZE;
+            let sum: i32 = pattern::features(&s.board)
+                .iter()
+                .map(|&f| {
+                    let at = 2 * (base + f as usize);
+                    i32::from(i16::from_le_bytes([tables[at], tables[at + 1]]))
+                })
+                .sum();
+            let label = f64::from(s.label);
+            trained += (f64::from(sum) / f64::from(WEIGHT_SCALE) - label).abs();
+            let h = f64::from(hand::evaluate(&s.board)) / f64::from(DISC);
+            by_hand += (h - label).abs();
+            scaled += (k * h - label).abs();
+            n += 1;
+        }
+        let low = 11 + 5 * stage;
+        let high = if stage + 1 == STAGES { 60 } else { low + 4 };
+        let n_f = n.max(1) as f64;
+        writeln!(
+            log,
+            "{stage:5} {low:3}-{high:<3} {n:9} {:7.2} {:5.2} {:11.2}",
+            trained / n_f,
+            by_hand / n_f,
+            scaled / n_f
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn logistello_lines_parse_and_replay() {
+        let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
+        let games = parse_logistello(line);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].len(), 60);
+        let positions = replay(&games[0]).expect("legal");
+        let last = positions.last().unwrap();
+        assert!(last.is_game_over());
+        // -04: black minus white; 60 moves fill the board. The last
+        // position's side to move is black (b7 was white's move).
+        assert_eq!(last.final_score(), -4);
+    }
+
+    #[test]
+    fn labels_agree_with_a_direct_solve() {
+        let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
+        let game = &parse_logistello(line)[0];
+        let mut s = Searcher::new(1, Evaluator::Hand);
+        let samples = label_game(&mut s, game);
+        // Every position before the solve point is labelled; the last of
+        // them is one move from it, so its label is minus the solved score
+        // of the next position (no pass in this game).
+        assert_eq!(samples.len(), 60 - SOLVE_EMPTIES as usize);
+        let last = samples.last().unwrap();
+        let next = replay(game).unwrap()[samples.len()];
+        assert_eq!(
+            i32::from(last.label),
+            -endgame::solve(&mut s, &next, -64, 64)
+        );
+        // The first position (the start) is labelled for black.
+        assert_eq!(samples[0].board, Board::start());
+    }
+}
