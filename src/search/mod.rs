@@ -35,6 +35,11 @@ pub const SOLVE_SHARE: f64 = 0.5;
 /// move to play should the solve be cut off.
 pub const DEPTH_BEFORE_SOLVE: u32 = 4;
 
+/// ... and the midgame search also gets this share of the move's time
+/// first: should the solve prove a loss or be cut off, the move played is
+/// the midgame's, and depth 4 is a poor one.
+pub const MIDGAME_SHARE_BEFORE_SOLVE: f64 = 0.1;
+
 /// Solver speed assumed before one has been measured in this process,
 /// nodes per second: about 60% of what `reversi solve` measures on the
 /// 2-core machine (13 M), so a first guess on a loaded machine errs on the
@@ -194,7 +199,9 @@ impl Searcher {
             let plan = if !limits.solver {
                 None
             } else if clocked {
-                if depth > DEPTH_BEFORE_SOLVE {
+                let warmed_up = limits.deadline.elapsed().as_secs_f64()
+                    >= MIDGAME_SHARE_BEFORE_SOLVE * limits.deadline.hard().as_secs_f64();
+                if depth > DEPTH_BEFORE_SOLVE && warmed_up {
                     self.solve_plan(empties, &limits.deadline)
                 } else {
                     None
@@ -239,7 +246,7 @@ impl Searcher {
     }
 
     /// Solves at the root, win/draw/loss first when that is all the time
-    /// allows, then exactly if time is left. A result replaces `result`
+    /// is expected to allow, then exactly with the time left. A result replaces `result`
     /// only once its solve has finished, so a solve cut off by the clock
     /// never throws away a win already proven or the midgame's move.
     fn solve_at_root(
@@ -281,18 +288,16 @@ impl Searcher {
             result.nodes = self.nodes;
             result.elapsed = limits.deadline.elapsed();
             on_progress(result);
-            if !wld || !self.clock_allows_exact(empties, &limits.deadline) {
+            if !wld {
                 return;
             }
-            // The exact score has the sign already proven.
+            // Then the exact score, within the sign already proven, with
+            // whatever time is left, whatever the estimate says: if the
+            // clock cuts it off, the proven result stands.
             window = if score > 0 { (0, 64) } else { (-64, 0) };
-            first = Some(sq);
+            first = result.best;
             kind = SolveKind::Exact;
         }
-    }
-
-    fn clock_allows_exact(&self, empties: u32, deadline: &Deadline) -> bool {
-        self.solve_plan(empties, deadline) == Some(SolveKind::Exact)
     }
 
     /// Folds one solve's speed into the running figure; solves too short to
