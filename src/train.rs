@@ -106,25 +106,30 @@ pub fn read_logistello(path: &Path) -> io::Result<Vec<Game>> {
     Ok(parse_logistello(&String::from_utf8_lossy(&out.stdout)))
 }
 
-/// The positions of `game` (side to move's view, only where it has a move),
-/// or `None` if a move is illegal.
-fn replay(game: &Game) -> Option<Vec<Board>> {
+/// The positions of `game`, each with whether black is to move there (only
+/// positions where the side to move has a move, the final one aside), or
+/// `None` if a move is illegal.
+fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
     let mut board = Board::start();
+    let mut black = true;
     let mut positions = Vec::with_capacity(61);
     for &sq in game {
         if !board.has_moves() {
             board = board.pass();
+            black = !black;
         }
         if !board.is_legal(sq) {
             return None;
         }
-        positions.push(board);
+        positions.push((board, black));
         board = board.play(sq);
+        black = !black;
     }
     if !board.has_moves() && board.pass().has_moves() {
         board = board.pass();
+        black = !black;
     }
-    positions.push(board);
+    positions.push((board, black));
     Some(positions)
 }
 
@@ -142,14 +147,13 @@ fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
     let Some(positions) = replay(game) else {
         return Vec::new();
     };
-    // Sides alternate except at passes: track whose view each position is.
     let solve_at = positions
         .iter()
-        .position(|b| b.empty_count() <= SOLVE_EMPTIES || b.is_game_over());
+        .position(|(b, _)| b.empty_count() <= SOLVE_EMPTIES || b.is_game_over());
     let Some(solve_at) = solve_at else {
         return Vec::new(); // stopped early (resigned, or recorded in part)
     };
-    let target = positions[solve_at];
+    let (target, target_black) = positions[solve_at];
     searcher.new_game();
     let score = if target.is_game_over() {
         target.final_score()
@@ -158,37 +162,13 @@ fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
     } else {
         -endgame::solve(searcher, &target.pass(), -64, 64)
     };
-    // Colour of the side to move at each position, replaying the passes.
-    let mut samples = Vec::with_capacity(solve_at);
-    let mut black = Board::start();
-    let mut colors = Vec::with_capacity(positions.len());
-    let mut black_to_move = true;
-    for &sq in game {
-        if !black.has_moves() {
-            black = black.pass();
-            black_to_move = !black_to_move;
-        }
-        colors.push(black_to_move);
-        black = black.play(sq);
-        black_to_move = !black_to_move;
-    }
-    if !black.has_moves() && black.pass().has_moves() {
-        black_to_move = !black_to_move;
-    }
-    colors.push(black_to_move);
-    let target_black = colors[solve_at];
-    for (board, &is_black) in positions[..solve_at].iter().zip(&colors) {
-        let label = if is_black == target_black {
-            score
-        } else {
-            -score
-        };
-        samples.push(Sample {
-            board: *board,
-            label: label as i8,
-        });
-    }
-    samples
+    positions[..solve_at]
+        .iter()
+        .map(|&(board, black)| Sample {
+            board,
+            label: (if black == target_black { score } else { -score }) as i8,
+        })
+        .collect()
 }
 
 /// Labels every game with `jobs` threads; returns (training, held-out)
@@ -371,7 +351,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     )?;
 
     // Held-out error, with the quantized weights just written.
-    let tables = &bytes[bytes.windows(2).position(|w| w == b"\n\n").expect("header") + 2..];
+    let tables = &bytes[pattern::tables_start(&bytes).expect("header written above")..];
     writeln!(log, "held-out mean absolute error, discs:")?;
     writeln!(log, "stage empties positions trained hand hand-scaled")?;
     for stage in 0..STAGES {
@@ -393,14 +373,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
             .iter()
             .filter(|s| pattern::stage(s.board.empty_count()) == stage)
         {
-            let base = stage * STAGE_SIZE;
-            let sum: i32 = pattern::features(&s.board)
-                .iter()
-                .map(|&f| {
-                    let at = 2 * (base + f as usize);
-                    i32::from(i16::from_le_bytes([tables[at], tables[at + 1]]))
-                })
-                .sum();
+            let sum = pattern::weight_sum(tables, &s.board);
             let label = f64::from(s.label);
             trained += (f64::from(sum) / f64::from(WEIGHT_SCALE) - label).abs();
             let h = f64::from(hand::evaluate(&s.board)) / f64::from(DISC);
@@ -433,8 +406,9 @@ mod tests {
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].len(), 60);
         let positions = replay(&games[0]).expect("legal");
-        let last = positions.last().unwrap();
+        let (last, black) = *positions.last().unwrap();
         assert!(last.is_game_over());
+        assert!(black);
         // -04: black minus white; 60 moves fill the board. The last
         // position's side to move is black (b7 was white's move).
         assert_eq!(last.final_score(), -4);
@@ -451,7 +425,7 @@ mod tests {
         // of the next position (no pass in this game).
         assert_eq!(samples.len(), 60 - SOLVE_EMPTIES as usize);
         let last = samples.last().unwrap();
-        let next = replay(game).unwrap()[samples.len()];
+        let next = replay(game).unwrap()[samples.len()].0;
         assert_eq!(
             i32::from(last.label),
             -endgame::solve(&mut s, &next, -64, 64)

@@ -269,24 +269,36 @@ fn features_by_squares(board: &Board) -> [u32; FEATURES] {
 }
 
 /// The embedded weights file.
-static WEIGHTS_FILE: &[u8] = include_bytes!("patterns.weights");
+const WEIGHTS_FILE: &[u8] = include_bytes!("patterns.weights");
 
-/// The weights file split into its header and its table bytes.
-fn split(file: &[u8]) -> Option<(&str, &[u8])> {
-    let end = file.windows(2).position(|w| w == b"\n\n")?;
-    let header = std::str::from_utf8(&file[..end]).ok()?;
-    Some((header, &file[end + 2..]))
+/// Where a weights file's tables start: after the blank line that ends its
+/// header (`None` without one).
+#[must_use]
+pub const fn tables_start(file: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i + 1 < file.len() {
+        if file[i] == b'\n' && file[i + 1] == b'\n' {
+            return Some(i + 2);
+        }
+        i += 1;
+    }
+    None
 }
+
+/// Found at compile time, so no evaluation searches for it.
+const TABLES_START: Option<usize> = tables_start(WEIGHTS_FILE);
 
 /// The header of the embedded weights: what produced them.
 #[must_use]
 pub fn header() -> &'static str {
-    split(WEIGHTS_FILE).map_or("", |(h, _)| h)
+    TABLES_START.map_or("", |start| {
+        std::str::from_utf8(&WEIGHTS_FILE[..start - 2]).unwrap_or("")
+    })
 }
 
 /// The table bytes: `STAGES * STAGE_SIZE` little-endian `i16`s.
 fn tables() -> &'static [u8] {
-    split(WEIGHTS_FILE).map_or(&[], |(_, t)| t)
+    TABLES_START.map_or(&[], |start| &WEIGHTS_FILE[start..])
 }
 
 /// Whether the embedded weights have the shape this code expects.
@@ -295,19 +307,26 @@ pub fn weights_fit() -> bool {
     header().starts_with("reversi pattern weights v1") && tables().len() == 2 * STAGES * STAGE_SIZE
 }
 
+/// The sum of the weights `board` reads in `tables` (laid out as in a
+/// weights file), in 1/`WEIGHT_SCALE` discs; 0 when the tables are short.
 #[must_use]
-pub fn evaluate(board: &Board) -> Score {
-    let tables = tables();
+pub fn weight_sum(tables: &[u8], board: &Board) -> i32 {
     let base = stage(board.empty_count()) * STAGE_SIZE;
     if tables.len() < 2 * (base + STAGE_SIZE) {
         return 0; // no weights: a test (`weights_fit`) catches this
     }
-    let mut sum = 0i32;
-    for f in features(board) {
-        let at = 2 * (base + f as usize);
-        sum += i32::from(i16::from_le_bytes([tables[at], tables[at + 1]]));
-    }
-    (sum * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    features(board)
+        .iter()
+        .map(|&f| {
+            let at = 2 * (base + f as usize);
+            i32::from(i16::from_le_bytes([tables[at], tables[at + 1]]))
+        })
+        .sum()
+}
+
+#[must_use]
+pub fn evaluate(board: &Board) -> Score {
+    (weight_sum(tables(), board) * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// Sends `sq` through symmetry `sym`, for tests: the same as `transform`.
