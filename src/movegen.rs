@@ -6,34 +6,21 @@
 
 use crate::bitboard::{FILE_A, FILE_H};
 
-/// One step in direction `D`, dropping what would wrap around a side of the
-/// board. 0 east, 1 west, 2 south (towards rank 8), 3 north, 4 south-east,
-/// 5 north-west, 6 south-west, 7 north-east.
+/// Empty squares reached from a `player` disc over a run of `inner`
+/// (opponent) discs, shifting by `shift` bits: left when `LEFT`, towards
+/// higher square indices. The caller removes from `inner` the opponent discs
+/// on the files where a shift would wrap around a side of the board, so no
+/// step needs its own mask. A run is at most 6 discs: two single steps, then
+/// two double steps over pairs of adjacent run discs, cover all 6.
 #[inline(always)]
-fn step<const D: usize>(x: u64) -> u64 {
-    match D {
-        0 => (x << 1) & !FILE_A,
-        1 => (x >> 1) & !FILE_H,
-        2 => x << 8,
-        3 => x >> 8,
-        4 => (x << 9) & !FILE_A,
-        5 => (x >> 9) & !FILE_H,
-        6 => (x << 7) & !FILE_H,
-        _ => (x >> 7) & !FILE_A,
-    }
-}
-
-/// Empty squares reached from a `player` disc over a run of `opponent` discs
-/// in direction `D`. A run is at most 6 discs, hence the 5 extra steps.
-#[inline(always)]
-fn moves_in<const D: usize>(player: u64, opponent: u64, empty: u64) -> u64 {
-    let mut run = step::<D>(player) & opponent;
-    run |= step::<D>(run) & opponent;
-    run |= step::<D>(run) & opponent;
-    run |= step::<D>(run) & opponent;
-    run |= step::<D>(run) & opponent;
-    run |= step::<D>(run) & opponent;
-    step::<D>(run) & empty
+fn moves_along<const LEFT: bool>(player: u64, inner: u64, empty: u64, shift: u32) -> u64 {
+    let sh = |x: u64, n: u32| if LEFT { x << n } else { x >> n };
+    let mut run = inner & sh(player, shift);
+    run |= inner & sh(run, shift);
+    let pairs = inner & sh(inner, shift);
+    run |= pairs & sh(run, 2 * shift);
+    run |= pairs & sh(run, 2 * shift);
+    sh(run, shift) & empty
 }
 
 /// The squares where `player` may move.
@@ -41,46 +28,93 @@ fn moves_in<const D: usize>(player: u64, opponent: u64, empty: u64) -> u64 {
 #[must_use]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);
-    moves_in::<0>(player, opponent, empty)
-        | moves_in::<1>(player, opponent, empty)
-        | moves_in::<2>(player, opponent, empty)
-        | moves_in::<3>(player, opponent, empty)
-        | moves_in::<4>(player, opponent, empty)
-        | moves_in::<5>(player, opponent, empty)
-        | moves_in::<6>(player, opponent, empty)
-        | moves_in::<7>(player, opponent, empty)
+    // Opponent discs off the A and H files: a horizontal or diagonal run
+    // cannot pass through those, so shifting them never wraps.
+    let inner = opponent & !(FILE_A | FILE_H);
+    moves_along::<true>(player, inner, empty, 1)
+        | moves_along::<false>(player, inner, empty, 1)
+        | moves_along::<true>(player, opponent, empty, 8)
+        | moves_along::<false>(player, opponent, empty, 8)
+        | moves_along::<true>(player, inner, empty, 7)
+        | moves_along::<false>(player, inner, empty, 7)
+        | moves_along::<true>(player, inner, empty, 9)
+        | moves_along::<false>(player, inner, empty, 9)
 }
 
+/// For each square, the squares beyond it in each of the 8 directions, to
+/// the edge of the board: 0 east, 1 south, 2 south-east, 3 south-west (the
+/// square index grows along these four), 4 west, 5 north, 6 north-west,
+/// 7 north-east (it shrinks). Built at compile time.
+const RAYS: [[u64; 8]; 64] = {
+    const STEPS: [(i32, i32); 8] = [
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (-1, 1),
+        (-1, 0),
+        (0, -1),
+        (-1, -1),
+        (1, -1),
+    ];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+            loop {
+                f += STEPS[d].0;
+                r += STEPS[d].1;
+                if f < 0 || f > 7 || r < 0 || r > 7 {
+                    break;
+                }
+                rays[sq][d] |= 1u64 << (r * 8 + f);
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+};
+
+/// Flips along a ray whose squares have higher indices than the move: the
+/// nearest square that is not the opponent's closes the run if it is the
+/// player's. Lowest set bit, no loop.
 #[inline(always)]
-fn flips_in<const D: usize>(mv: u64, player: u64, opponent: u64) -> u64 {
-    let mut run = 0;
-    let mut x = step::<D>(mv);
-    while x & opponent != 0 {
-        run |= x;
-        x = step::<D>(x);
+fn flips_up(ray: u64, player: u64, opponent: u64) -> u64 {
+    let stops = ray & !opponent;
+    let outflank = stops & stops.wrapping_neg() & player;
+    outflank.wrapping_sub(1) & ray & (outflank != 0) as u64 * u64::MAX
+}
+
+/// The same along a ray of lower indices: the nearest stop is the highest
+/// set bit.
+#[inline(always)]
+fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
+    let stops = ray & !opponent;
+    if stops == 0 {
+        return 0;
     }
-    if x & player != 0 {
-        run
-    } else {
-        0
-    }
+    let outflank = (1u64 << (63 - stops.leading_zeros())) & player;
+    // the ray's squares above the outflanking disc
+    ray & !(outflank << 1).wrapping_sub(1) & (outflank != 0) as u64 * u64::MAX
 }
 
 /// The opponent discs that a `player` disc on square `index` turns over
 /// (0 when the move is not legal). The square itself is not included and
 /// must be empty.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn flips(index: usize, player: u64, opponent: u64) -> u64 {
-    let mv = 1u64 << index;
-    flips_in::<0>(mv, player, opponent)
-        | flips_in::<1>(mv, player, opponent)
-        | flips_in::<2>(mv, player, opponent)
-        | flips_in::<3>(mv, player, opponent)
-        | flips_in::<4>(mv, player, opponent)
-        | flips_in::<5>(mv, player, opponent)
-        | flips_in::<6>(mv, player, opponent)
-        | flips_in::<7>(mv, player, opponent)
+    let rays = &RAYS[index];
+    flips_up(rays[0], player, opponent)
+        | flips_up(rays[1], player, opponent)
+        | flips_up(rays[2], player, opponent)
+        | flips_up(rays[3], player, opponent)
+        | flips_down(rays[4], player, opponent)
+        | flips_down(rays[5], player, opponent)
+        | flips_down(rays[6], player, opponent)
+        | flips_down(rays[7], player, opponent)
 }
 
 /// Empty squares next to an opponent disc: where moves may appear later

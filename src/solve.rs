@@ -265,7 +265,7 @@ pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Resu
         };
         count += 1;
         searcher.new_game();
-        searcher.nodes = 0;
+        searcher.reset_nodes();
         let start = Instant::now();
         let mut answer = answer(&mut searcher, &position.board, options);
         let secs = start.elapsed().as_secs_f64();

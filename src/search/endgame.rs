@@ -49,6 +49,14 @@ pub fn solve_root_window(
     beta: i32,
 ) -> Option<(Square, i32)> {
     let moves = board.moves();
+    let mut first = first;
+    let gap = super::tune::k().root_gap;
+    if gap > 0 && board.empty_count() > gap {
+        for d in 1..=board.empty_count() - gap {
+            super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, d);
+        }
+        first = s.tt.probe(board).and_then(|e| Square::new(e.best));
+    }
     let mut list = fastest_first(board, moves, first.map_or(64, |sq| sq.index() as u8));
     list.sort_by_key(|&(sq, _, key)| (-key, sq));
     let mut best: Option<(Square, i32)> = None;
@@ -127,6 +135,14 @@ pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
             board.final_score()
         }
         1 => last_square(s, board),
+        2 => {
+            let empties = board.empties();
+            let x1 = empties.trailing_zeros() as usize;
+            let x2 = 63 - empties.leading_zeros() as usize;
+            solve_2(s, board, alpha, beta, x1, x2, false)
+        }
+        3 => solve_3(s, board, alpha, beta, false),
+        4 => solve_4(s, board, alpha, beta, false),
         n if n <= DEPTH_TO_SHALLOW => shallow(s, board, alpha, beta, false),
         _ => deep(s, board, alpha, beta),
     }
@@ -134,8 +150,13 @@ pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
 
 /// One empty square: whoever can move there does, else the game is over.
 fn last_square(s: &mut Searcher, board: &Board) -> i32 {
+    last_square_at(s, board, board.empties().trailing_zeros() as usize)
+}
+
+/// [`last_square`] when the caller already knows where the empty square is.
+#[inline]
+fn last_square_at(s: &mut Searcher, board: &Board, index: usize) -> i32 {
     s.nodes += 1;
-    let index = board.empties().trailing_zeros() as usize;
     let p = board.player.count_ones() as i32;
     let f = flips(index, board.player, board.opponent).count_ones() as i32;
     if f > 0 {
@@ -148,6 +169,125 @@ fn last_square(s: &mut Searcher, board: &Board) -> i32 {
         return 2 * (p - g) - 64;
     }
     board.final_score()
+}
+
+/// Two empties, `x1` and `x2`: each move leaves one, solved directly.
+/// `passed`: the other side has just passed.
+fn solve_2(
+    s: &mut Searcher,
+    board: &Board,
+    alpha: i32,
+    beta: i32,
+    x1: usize,
+    x2: usize,
+    passed: bool,
+) -> i32 {
+    s.nodes += 1;
+    let mut best = -65;
+    let f = flips(x1, board.player, board.opponent);
+    if f != 0 {
+        best = -last_square_at(s, &board.play_flips(x1, f), x2);
+        if best >= beta {
+            return best;
+        }
+    }
+    let f = flips(x2, board.player, board.opponent);
+    if f != 0 {
+        best = best.max(-last_square_at(s, &board.play_flips(x2, f), x1));
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        board.final_score()
+    } else {
+        -solve_2(s, &board.pass(), -beta, -alpha, x1, x2, true)
+    }
+}
+
+/// The empty squares in the order to try them: those alone (or three) in
+/// their quadrant first. The last move into a region tends to be the good
+/// one, and a lone empty square is one nobody can take away later.
+#[inline]
+fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
+    let mut odd = 0u64;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() % 2 == 1 {
+            odd |= q;
+        }
+    }
+    let mut order = [0usize; N];
+    let mut n = 0;
+    for set in [empties & odd, empties & !odd] {
+        for sq in bitboard::squares(set) {
+            order[n] = sq.index();
+            n += 1;
+        }
+    }
+    order
+}
+
+/// Three empties: each move hands [`solve_2`] the other two.
+fn solve_3(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    s.nodes += 1;
+    let [a, b, c] = parity_order::<3>(board.empties());
+    let mut best = -65;
+    for (x, rest1, rest2) in [(a, b, c), (b, a, c), (c, a, b)] {
+        let f = flips(x, board.player, board.opponent);
+        if f == 0 {
+            continue;
+        }
+        let score = -solve_2(
+            s,
+            &board.play_flips(x, f),
+            -beta,
+            -alpha,
+            rest1,
+            rest2,
+            false,
+        );
+        if score > best {
+            best = score;
+            if score >= beta {
+                return best;
+            }
+            alpha = alpha.max(score);
+        }
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        board.final_score()
+    } else {
+        -solve_3(s, &board.pass(), -beta, -alpha, true)
+    }
+}
+
+/// Four empties, in parity order, each move handing over to [`solve_3`].
+fn solve_4(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    s.nodes += 1;
+    let order = parity_order::<4>(board.empties());
+    let mut best = -65;
+    for x in order {
+        let f = flips(x, board.player, board.opponent);
+        if f == 0 {
+            continue;
+        }
+        let score = -solve_3(s, &board.play_flips(x, f), -beta, -alpha, false);
+        if score > best {
+            best = score;
+            if score >= beta {
+                return best;
+            }
+            alpha = alpha.max(score);
+        }
+    }
+    if best > -65 {
+        best
+    } else if passed {
+        board.final_score()
+    } else {
+        -solve_4(s, &board.pass(), -beta, -alpha, true)
+    }
 }
 
 /// A side without a move passes; two passes end the game.
@@ -185,8 +325,8 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
                 continue;
             }
             let child = board.play_flips(index, f);
-            let score = if child.empty_count() == 1 {
-                -last_square(s, &child)
+            let score = if child.empty_count() == 4 {
+                -solve_4(s, &child, -beta, -alpha, false)
             } else {
                 -shallow(s, &child, -beta, -alpha, false)
             };
@@ -222,16 +362,48 @@ pub const EVAL_ORDER_EMPTIES: u32 = 14;
 
 /// Move ordering at a deep node: `first` (the table's move) first, then by
 /// evaluation (many empties) or fastest-first.
-fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
-    let mut list = fastest_first(board, moves, first);
-    if board.empty_count() >= EVAL_ORDER_EMPTIES {
-        for c in list.iter_mut() {
-            if c.0 != first {
-                // The evaluation is in hundredths of a disc; keep the
-                // fastest-first key as a small tie-breaker.
-                c.2 -= s.eval.evaluate(&c.1);
-            }
+fn ordered(s: &mut Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
+    let k = super::tune::k();
+    let empties = board.empty_count();
+    let mut list: MoveList<Candidate> = bitboard::squares(moves)
+        .map(|sq| {
+            let index = sq.index();
+            (index as u8, board.play_index(index), 0)
+        })
+        .collect();
+    for c in list.iter_mut() {
+        let child = c.1;
+        if c.0 == first {
+            c.2 = i32::MAX / 2;
+            continue;
         }
+        if k.wipe && child.player == 0 {
+            c.2 = i32::MAX / 4;
+            continue;
+        }
+        let sq_bit = 1u64 << c.0;
+        let replies = child.moves();
+        let weighted = replies.count_ones() as i32
+            + k.cornermob * (replies & bitboard::CORNERS).count_ones() as i32;
+        let mut key = -k.mob_w * weighted
+            - k.nb_w * (bitboard::neighbours(sq_bit) & board.empties()).count_ones() as i32;
+        if sq_bit & bitboard::CORNERS != 0 {
+            key += k.corner_w;
+        }
+        if k.potmob_w != 0 {
+            key -= k.potmob_w
+                * crate::movegen::potential_moves(child.player, child.opponent).count_ones() as i32;
+        }
+        if empties >= k.sort2 {
+            key -= k.eval_w * super::midgame::pvs(s, &child, -super::INFINITY, super::INFINITY, 2)
+                / 16;
+        } else if empties >= k.sort1 {
+            key -= k.eval_w * super::midgame::pvs(s, &child, -super::INFINITY, super::INFINITY, 1)
+                / 16;
+        } else if empties >= k.eval_empties {
+            key -= k.eval_w * s.eval.evaluate(&child) / 16;
+        }
+        c.2 = key;
     }
     list
 }
@@ -298,6 +470,18 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         }
     }
 
+    let k = super::tune::k();
+    let empties = board.empty_count();
+    if first == 64 && empties >= k.iid_empties {
+        super::midgame::pvs(
+            s,
+            board,
+            -super::INFINITY,
+            super::INFINITY,
+            empties - k.iid_gap,
+        );
+        first = s.tt.probe(board).map_or(64, |e| e.best);
+    }
     let original_alpha = alpha;
     let mut list = ordered(s, board, moves, first);
 
@@ -421,6 +605,18 @@ pub(crate) mod tests {
                 // Each layer directly, where it applies.
                 if empties >= 2 {
                     assert_eq!(shallow(&mut s, &b, -64, 64, false), exact);
+                }
+                let squares: Vec<usize> =
+                    bitboard::squares(b.empties()).map(|q| q.index()).collect();
+                match empties {
+                    2 => {
+                        let (x1, x2) = (squares[0], squares[1]);
+                        assert_eq!(solve_2(&mut s, &b, -64, 64, x1, x2, false), exact);
+                        assert_eq!(solve_2(&mut s, &b, -64, 64, x2, x1, false), exact);
+                    }
+                    3 => assert_eq!(solve_3(&mut s, &b, -64, 64, false), exact),
+                    4 => assert_eq!(solve_4(&mut s, &b, -64, 64, false), exact),
+                    _ => {}
                 }
                 if empties == 1 {
                     assert_eq!(last_square(&mut s, &b), exact);

@@ -6,6 +6,7 @@
 
 pub mod endgame;
 pub mod midgame;
+pub mod tune;
 
 use crate::bitboard::{self, Square};
 use crate::board::Board;
@@ -111,6 +112,10 @@ pub struct Searcher {
     pub(crate) nodes: u64,
     pub(crate) stopped: bool,
     node_limit: u64,
+    /// The node count at which `poll` next looks at the clock. A count, not
+    /// a multiple of the interval: the last few empties count their nodes
+    /// without polling, so the count may step over any given multiple.
+    next_poll: u64,
     deadline: Deadline,
     /// The solver's measured speed, nodes per second, over this process.
     solve_nps: f64,
@@ -125,6 +130,7 @@ impl Searcher {
             nodes: 0,
             stopped: false,
             node_limit: u64::MAX,
+            next_poll: POLL_INTERVAL,
             deadline: Deadline::unlimited(std::time::Instant::now()),
             solve_nps: DEFAULT_SOLVE_NPS,
         }
@@ -135,15 +141,22 @@ impl Searcher {
         self.tt.clear();
     }
 
-    /// Counts a node and, every `POLL_INTERVAL` nodes, looks at the clock
+    /// Starts the node count (and its clock checks) from zero.
+    pub(crate) fn reset_nodes(&mut self) {
+        self.nodes = 0;
+        self.next_poll = POLL_INTERVAL;
+    }
+
+    /// Counts a node and, about every `POLL_INTERVAL` nodes, looks at the clock
     /// and the node limit. Returns true once the search must stop.
     #[inline]
     pub(crate) fn poll(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL)
-            && (self.nodes >= self.node_limit || self.deadline.hard_expired())
-        {
-            self.stopped = true;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if self.nodes >= self.node_limit || self.deadline.hard_expired() {
+                self.stopped = true;
+            }
         }
         self.stopped
     }
@@ -161,7 +174,7 @@ impl Searcher {
         limits: &Limits,
         mut on_progress: impl FnMut(&Progress),
     ) -> SearchResult {
-        self.nodes = 0;
+        self.reset_nodes();
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.deadline = limits.deadline;
