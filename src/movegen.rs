@@ -1,5 +1,7 @@
-//! Legal moves and flipped discs, by shifting whole square sets in the 8
-//! directions (no loops over squares).
+//! Legal moves and flipped discs without loops over squares: legal moves by
+//! shifting whole square sets in the 8 directions, flips by masking the 8
+//! rays from the move's square and finding the nearest disc that is not
+//! the opponent's with a bit trick (lowest or highest set bit).
 //!
 //! `player` is the side to move, `opponent` the other; neither function knows
 //! about colours.
@@ -84,7 +86,9 @@ const RAYS: [[u64; 8]; 64] = {
 fn flips_up(ray: u64, player: u64, opponent: u64) -> u64 {
     let stops = ray & !opponent;
     let outflank = stops & stops.wrapping_neg() & player;
-    outflank.wrapping_sub(1) & ray & (outflank != 0) as u64 * u64::MAX
+    // all ones when a player disc closes the run, else nothing flips
+    let closed = u64::from(outflank != 0).wrapping_neg();
+    outflank.wrapping_sub(1) & ray & closed
 }
 
 /// The same along a ray of lower indices: the nearest stop is the highest
@@ -97,7 +101,8 @@ fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
     }
     let outflank = (1u64 << (63 - stops.leading_zeros())) & player;
     // the ray's squares above the outflanking disc
-    ray & !(outflank << 1).wrapping_sub(1) & (outflank != 0) as u64 * u64::MAX
+    let closed = u64::from(outflank != 0).wrapping_neg();
+    ray & !(outflank << 1).wrapping_sub(1) & closed
 }
 
 /// The opponent discs that a `player` disc on square `index` turns over

@@ -2,11 +2,15 @@
 //!
 //! Layered by the number of empty squares, with one dispatcher, [`solve`]:
 //! - more than [`DEPTH_TO_SHALLOW`] empties: [`deep`], with the
-//!   transposition table, a stability cut-off and fastest-first ordering
-//!   (the reply that leaves the opponent fewest moves first);
-//! - down to 2 empties: [`shallow`], no table, moves in odd regions first
-//!   (parity ordering);
-//! - 1 empty: [`last_square`], no move generation at all;
+//!   transposition table, enhanced transposition and stability cut-offs,
+//!   and moves ordered fewest opponent replies first, the evaluation joining
+//!   in from [`EVAL_ORDER_EMPTIES`];
+//! - 5 to [`DEPTH_TO_SHALLOW`] empties: [`shallow`], no table, moves in odd
+//!   regions first (parity ordering), each empty square tried directly
+//!   instead of generating moves;
+//! - 4, 3 and 2 empties: [`solve_4`], [`solve_3`], [`solve_2`], written out
+//!   for their count (parity order fixed once at 4 and 3);
+//! - 1 empty: [`last_square`], only counting flips;
 //! - 0 empties: the disc count.
 //!
 //! Scores here are whole discs (-64..=64), fail-soft.
@@ -23,6 +27,15 @@ use crate::tt::{Bound, DEPTH_EXACT};
 /// At or below this many empties the solver drops the table and move
 /// ordering: the bookkeeping costs more than it saves in such small trees.
 pub const DEPTH_TO_SHALLOW: u32 = 7;
+
+/// A solve that no midgame search preceded (`reversi solve`) starts with
+/// one, to depth empties - `WARM_UP_GAP`, at most `WARM_UP_MAX_DEPTH`: the
+/// table then holds a best move for the first plies of the likely lines.
+/// On FFO #20-#39 it more than halved the nodes; gaps of 12 and 13 cost
+/// more in midgame nodes than they saved, and depth 12 at 26 empties cost
+/// 10 M midgame nodes for a position the solver needs 1.4 M for.
+pub const WARM_UP_GAP: u32 = 14;
+pub const WARM_UP_MAX_DEPTH: u32 = 10;
 
 /// The four 4x4 quarters of the board, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -45,20 +58,32 @@ pub fn solve_root_window(
     s: &mut Searcher,
     board: &Board,
     first: Option<Square>,
+    alpha: i32,
+    beta: i32,
+) -> Option<(Square, i32)> {
+    let mut first = first.map_or(64, |sq| sq.index() as u8);
+    let empties = board.empty_count();
+    if first == 64 && empties > WARM_UP_GAP {
+        // No midgame search came first: run a short one, for the table's
+        // best moves along the likely lines.
+        for depth in 1..=(empties - WARM_UP_GAP).min(WARM_UP_MAX_DEPTH) {
+            super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
+        }
+        first = s.tt.probe(board).map_or(64, |e| e.best);
+    }
+    let mut list = ordered(s, board, board.moves(), first);
+    list.sort_by_key(|&(sq, _, key)| (-key, sq));
+    root_pass(s, &list, alpha, beta)
+}
+
+/// The moves at the root, in the order given, with principal variation
+/// search within (`alpha`, `beta`).
+fn root_pass(
+    s: &mut Searcher,
+    list: &MoveList<Candidate>,
     mut alpha: i32,
     beta: i32,
 ) -> Option<(Square, i32)> {
-    let moves = board.moves();
-    let mut first = first;
-    let gap = super::tune::k().root_gap;
-    if gap > 0 && board.empty_count() > gap {
-        for d in 1..=board.empty_count() - gap {
-            super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, d);
-        }
-        first = s.tt.probe(board).and_then(|e| Square::new(e.best));
-    }
-    let mut list = fastest_first(board, moves, first.map_or(64, |sq| sq.index() as u8));
-    list.sort_by_key(|&(sq, _, key)| (-key, sq));
     let mut best: Option<(Square, i32)> = None;
     for (i, &(index, child, _)) in list.iter().enumerate() {
         let score = if i == 0 {
@@ -74,7 +99,7 @@ pub fn solve_root_window(
         if s.stopped {
             return None;
         }
-        if best.is_none() || score > alpha {
+        if best.is_none() || score > best.expect("set").1 {
             best = Some((Square::new(index).expect("index < 64"), score));
         }
         if score > alpha {
@@ -102,7 +127,7 @@ pub fn principal_variation(s: &mut Searcher, board: &Board, score: i32) -> Vec<O
             continue;
         }
         let first = s.tt.probe(&board).map_or(64, |e| e.best);
-        let mut list = fastest_first(&board, board.moves(), first);
+        let mut list = ordered(s, &board, board.moves(), first);
         list.sort_by_key(|&(sq, _, key)| (-key, sq));
         let next = list
             .iter()
@@ -355,78 +380,47 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
 /// (square, position after it, ordering key)
 type Candidate = (u8, Board, i32);
 
-/// From this many empties up, moves are ordered by the evaluation of the
-/// position they lead to (a shallow look ahead, as the best engines do);
-/// below, by fastest-first alone, which is cheaper.
-pub const EVAL_ORDER_EMPTIES: u32 = 14;
+/// From this many empties up, the evaluation of the position a move leads
+/// to joins its ordering key (a shallow look ahead, as the best engines
+/// do); below, the cheaper mobility terms alone. 13 against 12 and 14:
+/// BENCHMARKS.md.
+pub const EVAL_ORDER_EMPTIES: u32 = 13;
 
-/// Move ordering at a deep node: `first` (the table's move) first, then by
-/// evaluation (many empties) or fastest-first.
-fn ordered(s: &mut Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
-    let k = super::tune::k();
-    let empties = board.empty_count();
-    let mut list: MoveList<Candidate> = bitboard::squares(moves)
-        .map(|sq| {
-            let index = sq.index();
-            (index as u8, board.play_index(index), 0)
-        })
-        .collect();
-    for c in list.iter_mut() {
-        let child = c.1;
-        if c.0 == first {
-            c.2 = i32::MAX / 2;
-            continue;
-        }
-        if k.wipe && child.player == 0 {
-            c.2 = i32::MAX / 4;
-            continue;
-        }
-        let sq_bit = 1u64 << c.0;
-        let replies = child.moves();
-        let weighted = replies.count_ones() as i32
-            + k.cornermob * (replies & bitboard::CORNERS).count_ones() as i32;
-        let mut key = -k.mob_w * weighted
-            - k.nb_w * (bitboard::neighbours(sq_bit) & board.empties()).count_ones() as i32;
-        if sq_bit & bitboard::CORNERS != 0 {
-            key += k.corner_w;
-        }
-        if k.potmob_w != 0 {
-            key -= k.potmob_w
-                * crate::movegen::potential_moves(child.player, child.opponent).count_ones() as i32;
-        }
-        if empties >= k.sort2 {
-            key -= k.eval_w * super::midgame::pvs(s, &child, -super::INFINITY, super::INFINITY, 2)
-                / 16;
-        } else if empties >= k.sort1 {
-            key -= k.eval_w * super::midgame::pvs(s, &child, -super::INFINITY, super::INFINITY, 1)
-                / 16;
-        } else if empties >= k.eval_empties {
-            key -= k.eval_w * s.eval.evaluate(&child) / 16;
-        }
-        c.2 = key;
-    }
-    list
-}
+/// Ordering key weights, in the evaluation's unit (hundredths of a disc):
+/// each reply a move leaves the opponent costs two discs (a corner reply
+/// twice that), a corner move gains one, and the evaluation counts half.
+/// Mobility first is what makes the tree small: ordering by the evaluation
+/// alone took three times the nodes. Measured on FFO #20-#39.
+const REPLY_WEIGHT: i32 = 200;
+const CORNER_BONUS: i32 = 100;
+const EVAL_DIVISOR: i32 = 2;
 
-/// Orders moves so the opponent's reply count is smallest first (its corner
-/// replies count double); moves into odd regions and corners get a bonus,
-/// and `first` comes first of all.
-fn fastest_first(board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
+/// Move ordering at a deep node: `first` (the table's move) first, then a
+/// move that wipes the opponent out, then by the key above; higher keys
+/// first.
+fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
+    let with_eval = board.empty_count() >= EVAL_ORDER_EMPTIES;
     bitboard::squares(moves)
         .map(|sq| {
             let index = sq.index();
             let child = board.play_index(index);
             let key = if index as u8 == first {
-                1000
+                i32::MAX / 2
+            } else if child.player == 0 {
+                i32::MAX / 4
             } else {
-                let corner = if bitboard::CORNERS & sq.bit() != 0 {
-                    4
-                } else {
-                    0
-                };
-                corner
-                    - 4 * child.moves().count_ones() as i32
-                    - (bitboard::neighbours(sq.bit()) & board.empties()).count_ones() as i32
+                let replies = child.moves();
+                let weighted =
+                    (replies.count_ones() + (replies & bitboard::CORNERS).count_ones()) as i32;
+                let mut key = -REPLY_WEIGHT * weighted
+                    - (bitboard::neighbours(sq.bit()) & board.empties()).count_ones() as i32;
+                if sq.bit() & bitboard::CORNERS != 0 {
+                    key += CORNER_BONUS;
+                }
+                if with_eval {
+                    key -= s.eval.evaluate(&child) / EVAL_DIVISOR;
+                }
+                key
             };
             (index as u8, child, key)
         })
@@ -470,18 +464,6 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         }
     }
 
-    let k = super::tune::k();
-    let empties = board.empty_count();
-    if first == 64 && empties >= k.iid_empties {
-        super::midgame::pvs(
-            s,
-            board,
-            -super::INFINITY,
-            super::INFINITY,
-            empties - k.iid_gap,
-        );
-        first = s.tt.probe(board).map_or(64, |e| e.best);
-    }
     let original_alpha = alpha;
     let mut list = ordered(s, board, moves, first);
 

@@ -6,7 +6,6 @@
 
 pub mod endgame;
 pub mod midgame;
-pub mod tune;
 
 use crate::bitboard::{self, Square};
 use crate::board::Board;
