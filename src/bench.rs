@@ -115,12 +115,12 @@ pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
             let Some(board) = game_position(1000 * u64::from(empties) + seed, empties) else {
                 continue;
             };
-            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::Hand);
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
             let t = Instant::now();
             endgame::solve_root(&mut s, &board, None);
             time += t.elapsed().as_secs_f64();
             exact.push(s.nodes as f64);
-            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::Hand);
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
             endgame::solve_root_window(&mut s, &board, None, -1, 1);
             wld.push(s.nodes as f64);
         }

@@ -41,22 +41,23 @@ pub const DEPTH_BEFORE_SOLVE: u32 = 4;
 pub const MIDGAME_SHARE_BEFORE_SOLVE: f64 = 0.1;
 
 /// Solver speed assumed before one has been measured in this process,
-/// nodes per second: about 60% of what `reversi solve` measures on the
-/// 2-core machine (13 M), so a first guess on a loaded machine errs on the
-/// side of not starting a solve it cannot finish.
-pub const DEFAULT_SOLVE_NPS: f64 = 8.0e6;
+/// nodes per second: about 60% of what `reversi solve` measures on FFO
+/// #20-#39 on the 2-core machine (20 M), so a first guess on a loaded
+/// machine errs on the side of not starting a solve it cannot finish.
+pub const DEFAULT_SOLVE_NPS: f64 = 12.0e6;
 
 /// Expected nodes of an exact solve (`wld` false) or a win/draw/loss solve
 /// with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
-/// (BENCHMARKS.md): at 20 empties the mean exact solve took 28.5 M nodes
-/// and the mean WLD solve 1.5 M; each extra empty multiplies them by
-/// about 2.5 and 2.7.
+/// (BENCHMARKS.md): at 20 empties the mean exact solve took 14.7 M nodes
+/// and the mean WLD solve 1.3 M; from 18 to 22 empties each extra empty
+/// multiplied the exact mean by about 2.5, the WLD mean (noisier) by 1.7
+/// to 2.7: 2.6 and 2.2 here.
 #[must_use]
 pub fn solve_nodes(empties: u32, wld: bool) -> f64 {
     let (at_20, growth) = if wld {
-        (1.5e6, 2.7f64)
+        (1.3e6, 2.2f64)
     } else {
-        (2.85e7, 2.5f64)
+        (1.5e7, 2.6f64)
     };
     at_20 * growth.powi(empties as i32 - 20)
 }
