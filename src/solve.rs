@@ -264,7 +264,7 @@ pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Resu
             continue;
         };
         count += 1;
-        searcher.new_game();
+        searcher.tt.wipe();
         searcher.reset_nodes();
         let start = Instant::now();
         let mut answer = answer(&mut searcher, &position.board, options);
