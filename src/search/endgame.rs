@@ -242,7 +242,7 @@ fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
     }
     let mut order = [0usize; N];
     let mut n = 0;
-    for set in [empties & odd, empties & !odd] {
+    for set in ordered_classes(empties, odd) {
         for sq in bitboard::squares(set) {
             order[n] = sq.index();
             n += 1;
@@ -335,6 +335,19 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
         return 0;
     }
     let empties = board.empties();
+    // The stability cut-off of [`deep`], tried only where alpha is high for
+    // so few empties: elsewhere the count costs more than its cut-offs save
+    // (FFO #20-#39: 153 M nodes in 7.0 s without it, 147 M in 7.1 s on
+    // the opponent's disc count alone, 150 M in 6.8 s with this bound too).
+    if alpha >= 2 * empties.count_ones() as i32 - 2
+        && alpha >= 64 - 2 * board.opponent.count_ones() as i32
+    {
+        let stable = stable_discs(board.opponent, board.player).count_ones() as i32;
+        let ceiling = 64 - 2 * stable;
+        if ceiling <= alpha {
+            return ceiling;
+        }
+    }
     let mut odd = 0u64;
     for q in QUADRANTS {
         if (empties & q).count_ones() % 2 == 1 {
@@ -342,7 +355,7 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
         }
     }
     let mut best = -65;
-    for set in [empties & odd, empties & !odd] {
+    for set in ordered_classes(empties, odd) {
         for sq in bitboard::squares(set) {
             let index = sq.index();
             let f = flips(index, board.player, board.opponent);
@@ -375,6 +388,29 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
         };
     }
     best
+}
+
+/// The squares by how good a move there tends to be: corners; edges but
+/// for the squares next to a corner; the middle but for the squares
+/// diagonally next to a corner; next to a corner on an edge (C); X.
+const SQUARE_CLASSES: [u64; 5] = [
+    0x8100_0000_0000_0081,
+    0x3c00_8181_8181_003c,
+    0x003c_7e7e_7e7e_3c00,
+    0x4281_0000_0000_8142,
+    0x0042_0000_0000_4200,
+];
+
+/// The empty squares split into the order to try them: odd regions first,
+/// and within each, by [`SQUARE_CLASSES`].
+#[inline]
+fn ordered_classes(empties: u64, odd: u64) -> [u64; 10] {
+    let mut sets = [0u64; 10];
+    for (i, class) in SQUARE_CLASSES.iter().enumerate() {
+        sets[i] = empties & odd & class;
+        sets[i + 5] = empties & !odd & class;
+    }
+    sets
 }
 
 /// (square, position after it, ordering key)
