@@ -210,4 +210,37 @@ mod tests {
         t.clear();
         assert!(t.probe(&b).is_none());
     }
+
+    #[test]
+    fn two_positions_of_one_bucket_are_both_kept() {
+        let mut t = Table::new(1);
+        let mut rng = fastrand::Rng::with_seed(5);
+        // Random positions until three share a bucket.
+        let mut buckets: std::collections::HashMap<usize, Vec<Board>> = Default::default();
+        let (a, b, c) = loop {
+            let board = Board::new(
+                rng.u64(..) & 0x00ff_00ff_00ff_00ff,
+                rng.u64(..) & 0xff00_ff00_ff00_ff00,
+            );
+            let same = buckets.entry(t.bucket(&board)).or_default();
+            if !same.contains(&board) {
+                same.push(board);
+            }
+            if same.len() == 3 {
+                break (same[0], same[1], same[2]);
+            }
+        };
+        t.store(&a, 100, Bound::Exact, 5, 1);
+        t.store(&b, 200, Bound::Lower, 6, 2);
+        assert_eq!(t.probe(&a).map(|e| e.score), Some(100));
+        assert_eq!(t.probe(&b).map(|e| e.score), Some(200));
+        // A third position replaces the shallower of the two.
+        t.store(&c, 300, Bound::Exact, 7, 3);
+        assert!(t.probe(&a).is_none());
+        assert_eq!(t.probe(&b).map(|e| e.score), Some(200));
+        assert_eq!(t.probe(&c).map(|e| e.score), Some(300));
+        // The same position is updated in place.
+        t.store(&b, 250, Bound::Exact, 9, 4);
+        assert_eq!(t.probe(&b).map(|e| (e.score, e.depth)), Some((250, 9)));
+    }
 }

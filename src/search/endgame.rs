@@ -25,16 +25,18 @@ use crate::movelist::MoveList;
 use crate::tt::{Bound, DEPTH_EXACT};
 
 /// At or below this many empties the solver drops the table and move
-/// ordering: the bookkeeping costs more than it saves in such small trees.
+/// ordering: the bookkeeping costs more than it saves in such small trees
+/// (FFO #20-#39: 7.8 s at 6, 7.2 s at 7, 7.9 s at 8; BENCHMARKS.md).
 pub const DEPTH_TO_SHALLOW: u32 = 7;
 
 /// A solve that no midgame search preceded (`reversi solve`) starts with
 /// one, to depth empties - `WARM_UP_GAP`, at most `WARM_UP_MAX_DEPTH`: the
 /// table then holds a best move for the first plies of the likely lines.
-/// On FFO #20-#39 it more than halved the nodes; gaps of 12 and 13 cost
-/// more in midgame nodes than they saved, and depth 12 at 26 empties cost
-/// 10 M midgame nodes for a position the solver needs 1.4 M for.
-pub const WARM_UP_GAP: u32 = 14;
+/// On FFO #20-#39 it more than halved the nodes; the gap and the cap were
+/// chosen there (BENCHMARKS.md): 13 took 140 M nodes against 150 M at 14
+/// in the same time, and without the cap #39 (26 empties) spent 10 M
+/// midgame nodes warming up for a 1.4 M node solve.
+pub const WARM_UP_GAP: u32 = 13;
 pub const WARM_UP_MAX_DEPTH: u32 = 10;
 
 /// The four 4x4 quarters of the board, for parity ordering.
@@ -47,7 +49,8 @@ const QUADRANTS: [u64; 4] = [
 
 /// Solves the whole game from `board` with a full window. Returns the best
 /// move and the exact score in discs, or `None` when stopped by the clock.
-/// `first` is searched first (the midgame's best guess).
+/// `first` is searched first (the midgame's best guess); without one, a
+/// short midgame search ([`WARM_UP_GAP`]) runs first to find one.
 pub fn solve_root(s: &mut Searcher, board: &Board, first: Option<Square>) -> Option<(Square, i32)> {
     solve_root_window(s, board, first, -64, 64)
 }
@@ -229,9 +232,9 @@ fn solve_2(
     }
 }
 
-/// The empty squares in the order to try them: those alone (or three) in
-/// their quadrant first. The last move into a region tends to be the good
-/// one, and a lone empty square is one nobody can take away later.
+/// The empty squares in the order to try them: those in quadrants with an
+/// odd number of empties first (the last move into a region tends to be
+/// the good one), and within each group by [`SQUARE_CLASSES`].
 #[inline]
 fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
     let mut odd = 0u64;
@@ -328,8 +331,9 @@ fn no_move(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
 
 /// Few empties: plain alpha-beta without move generation: each empty
 /// square is tried directly, those in regions with an odd number of empties
-/// first (the last move in a region is usually worth having). `passed`:
-/// the other side has just passed.
+/// first (the last move in a region is usually worth having), then by
+/// [`SQUARE_CLASSES`] (7% fewer nodes on FFO #20-#39 than by index).
+/// `passed`: the other side has just passed.
 fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
     if s.poll() {
         return 0;
@@ -425,8 +429,9 @@ pub const EVAL_ORDER_EMPTIES: u32 = 13;
 /// Ordering key weights, in the evaluation's unit (hundredths of a disc):
 /// each reply a move leaves the opponent costs two discs (a corner reply
 /// twice that), a corner move gains one, and the evaluation counts half.
-/// Mobility first is what makes the tree small: ordering by the evaluation
-/// alone took three times the nodes. Measured on FFO #20-#39.
+/// Mobility first is what makes the tree small: with the evaluation first
+/// FFO #20-#39 took 504 M nodes, with one disc a reply 346 M (before the
+/// warm-up; BENCHMARKS.md has the rest).
 const REPLY_WEIGHT: i32 = 200;
 const CORNER_BONUS: i32 = 100;
 const EVAL_DIVISOR: i32 = 2;
