@@ -422,17 +422,18 @@ type Candidate = (u8, Board, i32);
 
 /// From this many empties up, the evaluation of the position a move leads
 /// to joins its ordering key (a shallow look ahead, as the best engines
-/// do); below, the cheaper mobility terms alone. 13 against 12 and 14:
-/// BENCHMARKS.md.
-pub const EVAL_ORDER_EMPTIES: u32 = 13;
+/// do); below, the cheaper mobility terms alone. 12 against 10, 11, 13
+/// and 14: BENCHMARKS.md.
+pub const EVAL_ORDER_EMPTIES: u32 = 12;
 
 /// Ordering key weights, in the evaluation's unit (hundredths of a disc):
-/// each reply a move leaves the opponent costs two discs (a corner reply
-/// twice that), a corner move gains one, and the evaluation counts half.
+/// each reply a move leaves the opponent costs one and a half discs (a
+/// corner reply twice that), a corner move gains one, and the evaluation
+/// counts half.
 /// Mobility first is what makes the tree small: with the evaluation first
 /// FFO #20-#39 took 504 M nodes, with one disc a reply 346 M (before the
 /// warm-up; BENCHMARKS.md has the rest).
-const REPLY_WEIGHT: i32 = 200;
+const REPLY_WEIGHT: i32 = 150;
 const CORNER_BONUS: i32 = 100;
 const EVAL_DIVISOR: i32 = 2;
 

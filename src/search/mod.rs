@@ -48,10 +48,10 @@ pub const DEFAULT_SOLVE_NPS: f64 = 12.0e6;
 
 /// Expected nodes of an exact solve (`wld` false) or a win/draw/loss solve
 /// with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
-/// (BENCHMARKS.md): at 20 empties the mean exact solve took 11.7 M nodes
-/// and the mean WLD solve 1.42 M; from 18 to 22 empties each extra empty
+/// (BENCHMARKS.md): at 20 empties the mean exact solve took 11.6 M nodes
+/// and the mean WLD solve 1.40 M; from 18 to 22 empties each extra empty
 /// multiplied the exact mean by about 2.4, the WLD mean (noisier) by 1.6
-/// to 3.1. Rounded up to 13 M and 2.5; 1.4 M and 2.2.
+/// to 3.2. Rounded up to 13 M and 2.5; 1.4 M and 2.2.
 #[must_use]
 pub fn solve_nodes(empties: u32, wld: bool) -> f64 {
     let (at_20, growth) = if wld {
