@@ -281,13 +281,7 @@ fn solve_3(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
             alpha = alpha.max(score);
         }
     }
-    if best > -65 {
-        best
-    } else if passed {
-        board.final_score()
-    } else {
-        -solve_3(s, &board.pass(), -beta, -alpha, true)
-    }
+    best_or_pass(s, board, best, alpha, beta, passed, solve_3)
 }
 
 /// Four empties, in parity order, each move handing over to [`solve_3`].
@@ -309,12 +303,29 @@ fn solve_4(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
             alpha = alpha.max(score);
         }
     }
+    best_or_pass(s, board, best, alpha, beta, passed, solve_4)
+}
+
+/// A solve's result once its moves are tried: the best score, or, when
+/// the side to move had none (`best` still -65), the final count if the
+/// other side has just passed too, else `again` for the other side after
+/// a pass.
+#[inline(always)]
+fn best_or_pass(
+    s: &mut Searcher,
+    board: &Board,
+    best: i32,
+    alpha: i32,
+    beta: i32,
+    passed: bool,
+    again: fn(&mut Searcher, &Board, i32, i32, bool) -> i32,
+) -> i32 {
     if best > -65 {
         best
     } else if passed {
         board.final_score()
     } else {
-        -solve_4(s, &board.pass(), -beta, -alpha, true)
+        -again(s, &board.pass(), -beta, -alpha, true)
     }
 }
 
@@ -383,15 +394,7 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
             }
         }
     }
-    if best == -65 {
-        // No move: pass, or the game is over if the other side just passed.
-        return if passed {
-            board.final_score()
-        } else {
-            -shallow(s, &board.pass(), -beta, -alpha, true)
-        };
-    }
-    best
+    best_or_pass(s, board, best, alpha, beta, passed, shallow)
 }
 
 /// The squares by how good a move there tends to be: corners; edges but
