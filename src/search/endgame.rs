@@ -472,8 +472,8 @@ fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candi
         .collect()
 }
 
-/// Many empties: the table, a stability cut-off, fastest-first ordering and
-/// principal variation search.
+/// Many empties: the table, stability and enhanced transposition cut-offs,
+/// moves in the order of [`ordered`], principal variation search.
 fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
     if s.poll() {
         return 0;
