@@ -160,13 +160,13 @@ fn best_moves(obf: &str) -> Vec<String> {
 fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
     // #1-#19 (14-16 empties), and from #20-#39 four with 18-20 empties
     // whose best moves are exactly the moves that keep the best outcome
-    // (win, draw or loss), so that even a win/draw/loss solve, the first
-    // the bot tries, finds one: #23 (18 empties), #24 and #25 (19), #30
+    // (win, draw or loss), so that even a win/draw/loss solve, which the
+    // bot runs first when an exact one does not fit, finds one: #23 (18 empties), #24 and #25 (19), #30
     // (20). On an idle machine each is solved within 300 ms, which leaves
     // room for a slow machine running other tests beside this one. #26,
     // #35 and #36 are of the same kind but take 370-580 ms idle, and the
-    // rest need the exact solve (BENCHMARKS.md: 14 of the 15 with 18-22
-    // empties found on an idle machine). Under the default 1-second limit.
+    // rest need the exact solve (BENCHMARKS.md: 13 or 14 of the 15 with
+    // 18-22 empties found on an idle machine). Under the default 1-second limit.
     let mut lines: Vec<String> = std::fs::read_to_string(fixture("endgame/fforum-1-19.obf"))
         .unwrap()
         .lines()
