@@ -142,7 +142,7 @@ pub fn squares(set: u64) -> Squares {
 /// unless a square of it neighbours another).
 #[inline]
 #[must_use]
-pub fn neighbours(set: u64) -> u64 {
+pub const fn neighbours(set: u64) -> u64 {
     let west = (set >> 1) & !FILE_H;
     let east = (set << 1) & !FILE_A;
     let row = set | west | east;
