@@ -329,6 +329,13 @@ fn best_or_pass(
     }
 }
 
+/// The best final score the side to move can still reach: the opponent's
+/// stable discs stay the opponent's.
+#[inline]
+fn stability_ceiling(board: &Board) -> i32 {
+    64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32
+}
+
 /// A side without a move passes; two passes end the game.
 #[inline]
 fn no_move(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
@@ -357,8 +364,7 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
     if alpha >= 2 * empties.count_ones() as i32 - 2
         && alpha >= 64 - 2 * board.opponent.count_ones() as i32
     {
-        let stable = stable_discs(board.opponent, board.player).count_ones() as i32;
-        let ceiling = 64 - 2 * stable;
+        let ceiling = stability_ceiling(board);
         if ceiling <= alpha {
             return ceiling;
         }
@@ -487,8 +493,7 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
     // are at most all its discs, so the (costly) count is only worth making
     // when even that could bring the cap down to alpha.
     if alpha >= 64 - 2 * board.opponent.count_ones() as i32 {
-        let stable = stable_discs(board.opponent, board.player).count_ones() as i32;
-        let ceiling = 64 - 2 * stable;
+        let ceiling = stability_ceiling(board);
         if ceiling <= alpha {
             return ceiling;
         }
