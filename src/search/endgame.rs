@@ -15,7 +15,7 @@
 //!
 //! Scores here are whole discs (-64..=64), fail-soft.
 
-use super::Searcher;
+use super::{probcut, Searcher};
 use crate::bitboard::{self, Square};
 use crate::board::Board;
 use crate::eval::stability::stable_discs;
@@ -50,7 +50,8 @@ const QUADRANTS: [u64; 4] = [
 /// Solves the whole game from `board` with a full window. Returns the best
 /// move and the exact score in discs, or `None` when stopped by the clock.
 /// `first` is searched first (the midgame's best guess); without one, a
-/// short midgame search ([`WARM_UP_GAP`]) runs first to find one.
+/// short midgame search ([`WARM_UP_GAP`]) and selective solves
+/// ([`probcut::LEVELS`]) run first to fill the table with best moves.
 pub fn solve_root(s: &mut Searcher, board: &Board, first: Option<Square>) -> Option<(Square, i32)> {
     solve_root_window(s, board, first, -64, 64)
 }
@@ -71,6 +72,16 @@ pub fn solve_root_window(
         // best moves along the likely lines.
         for depth in 1..=(empties - WARM_UP_GAP).min(WARM_UP_MAX_DEPTH) {
             super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
+        }
+        // Then selective solves (ProbCut), which leave a best move at the
+        // nodes of the likely lines all the way down to the exact solver's
+        // leaves. Each level stores its results 2 plies deeper, so that the
+        // next does not take the looser level's bounds for its own.
+        for (level, &t) in probcut::LEVELS.iter().enumerate() {
+            s.selectivity = Some(t);
+            let depth = empties + 2 * level as u32;
+            super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
+            s.selectivity = None;
         }
         first = s.tt.probe(board).map_or(64, |e| e.best);
     }
@@ -332,7 +343,7 @@ fn best_or_pass(
 /// The best final score the side to move can still reach: the opponent's
 /// stable discs stay the opponent's.
 #[inline]
-fn stability_ceiling(board: &Board) -> i32 {
+pub(crate) fn stability_ceiling(board: &Board) -> i32 {
     64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32
 }
 
@@ -455,6 +466,7 @@ fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candi
         .map(|sq| {
             let index = sq.index();
             let child = board.play_index(index);
+            s.tt.prefetch(&child);
             let key = if index as u8 == first {
                 i32::MAX / 2
             } else if child.player == 0 {
@@ -502,7 +514,12 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
 
     let mut first = 64u8;
     if let Some(entry) = s.tt.probe(board) {
-        first = entry.best;
+        // A fail-low of a search that was not exact names its move only
+        // by a fail-soft score, mostly noise: the ordering below does
+        // better (0.6% fewer nodes on FFO #20-#39).
+        if entry.bound != Bound::Upper || entry.depth == DEPTH_EXACT {
+            first = entry.best;
+        }
         if entry.depth == DEPTH_EXACT {
             let score = entry.score / DISC;
             match entry.bound {
@@ -581,6 +598,7 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
 pub(crate) mod tests {
     use super::*;
     use crate::eval::Evaluator;
+    use crate::search::INFINITY;
 
     /// Plain negamax to the end of the game: the reference every solver
     /// layer is checked against.
@@ -732,6 +750,62 @@ pub(crate) mod tests {
             let _ = solve(&mut bounded, &b, c - 3, c - 2);
             let _ = solve(&mut bounded, &b, c + 1, c + 2);
             assert_eq!(solve(&mut bounded, &b, -64, 64), c);
+        }
+    }
+
+    #[test]
+    fn the_selective_solves_before_a_cold_solve_never_change_its_score() {
+        // Without a first move, `solve_root` runs the warm-up and the
+        // ProbCut passes first: their bounds are guesses, which may order
+        // moves but never decide a score.
+        let mut rng = fastrand::Rng::with_seed(21);
+        let mut warm = Searcher::new(4, Evaluator::DEFAULT);
+        let mut solved = 0;
+        while solved < 12 {
+            let empties = WARM_UP_GAP + 1 + rng.u32(..3);
+            let b = random_position(&mut rng, empties);
+            if !b.has_moves() {
+                continue;
+            }
+            let mut plain = Searcher::new(4, Evaluator::DEFAULT);
+            let expected = solve(&mut plain, &b, -64, 64);
+            let (best, score) = solve_root(&mut warm, &b, None).expect("no clock");
+            assert_eq!(score, expected);
+            assert_eq!(-solve(&mut plain, &b.play(best), -64, 64), expected);
+            assert_eq!(warm.selectivity, None);
+            solved += 1;
+        }
+    }
+
+    #[test]
+    fn a_selective_solve_that_cannot_cut_is_exact() {
+        // With a margin wider than any score ProbCut never fires, so what
+        // is left of the selective solve (its own stability cut-off, the
+        // hand-over to the solver) must give the exact score, or, with a
+        // null window, fail on the same side as the exact score.
+        // Lopsided positions, where the stability cut-off comes into play.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut tried = 0;
+        while tried < 40 {
+            let b = random_position(&mut rng, 14);
+            let mut plain = Searcher::new(4, Evaluator::DEFAULT);
+            let exact = solve(&mut plain, &b, -64, 64);
+            if exact.abs() < 24 {
+                continue;
+            }
+            tried += 1;
+            let empties = b.empty_count();
+            let mut s = Searcher::new(4, Evaluator::DEFAULT);
+            s.selectivity = Some(1e6);
+            let full = super::super::midgame::pvs(&mut s, &b, -INFINITY, INFINITY, empties);
+            assert_eq!(full, exact * DISC);
+            for edge in [exact - 2, exact, exact + 1] {
+                let beta = edge * DISC;
+                let mut s = Searcher::new(4, Evaluator::DEFAULT);
+                s.selectivity = Some(1e6);
+                let probe = super::super::midgame::pvs(&mut s, &b, beta - 1, beta, empties);
+                assert_eq!(probe >= beta, exact >= edge, "{exact} against {edge}");
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 //! null windows after the first move) to a fixed depth, with the
 //! transposition table and move ordering.
 
-use super::{endgame, Searcher, INFINITY};
+use super::{endgame, probcut, Searcher, INFINITY};
 use crate::bitboard;
 use crate::board::Board;
 use crate::eval::{Score, DISC};
@@ -29,6 +29,10 @@ const SQUARE_ORDER: [Score; 64] = [
 
 /// Searches `board` to `depth` plies within (`alpha`, `beta`); fail-soft.
 /// Returns 0 once the searcher has stopped (the caller discards it).
+/// Where the depth reaches the end of the game the exact solver takes
+/// over, except in a selective solve (`s.selectivity` set, see
+/// [`probcut`]), which searches on with ProbCut down to
+/// [`probcut::SELECTIVE_TO_EXACT`] empties.
 pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth: u32) -> Score {
     if s.poll() {
         return 0;
@@ -47,10 +51,24 @@ pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth
     }
     let empties = board.empty_count();
     if depth >= empties {
-        // The search would reach the end anyway: the solver gets there faster.
-        let lo = alpha.div_euclid(DISC).clamp(-64, 63);
-        let hi = (beta + DISC - 1).div_euclid(DISC).clamp(lo + 1, 64);
-        return endgame::solve(s, board, lo, hi) * DISC;
+        if s.selectivity.is_none() || empties <= probcut::SELECTIVE_TO_EXACT {
+            // The search would reach the end anyway: the solver gets there
+            // faster.
+            let lo = alpha.div_euclid(DISC).clamp(-64, 63);
+            let hi = (beta + DISC - 1).div_euclid(DISC).clamp(lo + 1, 64);
+            return endgame::solve(s, board, lo, hi) * DISC;
+        }
+        // A selective solve, which goes on to the end with ProbCut. The
+        // solver's stability cut-off holds here too, and is needed: with
+        // the window near +-64 (FFO #39 is +64) ProbCut's margin leaves
+        // the score range and cuts nothing (3 G nodes without it, 1.4 M
+        // with it).
+        if alpha >= (64 - 2 * board.opponent.count_ones() as Score) * DISC {
+            let ceiling = endgame::stability_ceiling(board) * DISC;
+            if ceiling <= alpha {
+                return ceiling;
+            }
+        }
     }
 
     let mut tt_move = 64u8;
@@ -66,6 +84,9 @@ pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth
         }
     }
 
+    if let Some(score) = probcut::try_cut(s, board, alpha, beta, depth) {
+        return score;
+    }
     let mut list = order(s, board, moves, tt_move, depth);
     let original_alpha = alpha;
     let mut best_score = -INFINITY;

@@ -6,6 +6,7 @@
 
 pub mod endgame;
 pub mod midgame;
+pub mod probcut;
 
 use crate::bitboard::{self, Square};
 use crate::board::Board;
@@ -119,6 +120,9 @@ pub struct Searcher {
     deadline: Deadline,
     /// The solver's measured speed, nodes per second, over this process.
     solve_nps: f64,
+    /// In a selective solve, ProbCut's `t` (see `probcut`); `None`
+    /// everywhere else.
+    pub(crate) selectivity: Option<f64>,
 }
 
 impl Searcher {
@@ -133,6 +137,7 @@ impl Searcher {
             next_poll: POLL_INTERVAL,
             deadline: Deadline::unlimited(std::time::Instant::now()),
             solve_nps: DEFAULT_SOLVE_NPS,
+            selectivity: None,
         }
     }
 

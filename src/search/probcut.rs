@@ -1,0 +1,67 @@
+//! ProbCut: a shallow search predicts a deep one. Where the shallow score
+//! lies far enough outside the window, the deep search is taken to fail
+//! the same way and is skipped. Wrong now and then by design, so it is used
+//! only by the selective solves that fill the table before an exact solve
+//! (`endgame::solve_root_window`); the exact solver never prunes this way.
+//!
+//! The margin is `t` standard deviations of the error of the shallow
+//! search's score as an estimate of the exact one, measured on positions
+//! from the game archives (see [`error_sigma`]).
+
+use super::{midgame, Searcher};
+use crate::board::Board;
+use crate::eval::{Score, DISC};
+
+/// The selective solves before an exact one, by their `t`: how many
+/// standard deviations the shallow score must clear. A loose pass first,
+/// then a tighter one that the table of the first makes cheap. On FFO
+/// #20-#39 and on 52 positions of 21 and 23 empties from the archives these
+/// took fewer nodes than one pass at 0.9, 1.0, 1.1, 1.2 or 1.35, or than
+/// (0.5, 1.0), (0.7, 1.1), (0.5, 1.0, 1.5), (0.7, 1.5, 2.5); BENCHMARKS.md.
+pub const LEVELS: [f64; 2] = [0.7, 1.5];
+
+/// A selective solve hands over to the exact solver at this many empties:
+/// below, the exact solve is as cheap as the shallow searches that would
+/// prune it (9 and 11 took more nodes; BENCHMARKS.md).
+pub const SELECTIVE_TO_EXACT: u32 = 10;
+
+/// The shallow search goes this share of the deep one's plies, rounded
+/// down to an even number (odd depths are biased: the side that moved last
+/// looks better). 0.25 and 0.35 took more nodes.
+const SHALLOW_SHARE: f64 = 0.3;
+
+/// Standard deviation, in hundredths of a disc, of the exact score less
+/// the score of a search `shallow` plies deep. Fitted to 150 positions of
+/// 16 empties and 100 of 20 from the WTHOR archive: 9.3 discs at depth 0,
+/// 8.0-8.5 at 2, 6.3-6.7 at 4, 5.7-6.1 at 6, 4.1 at 8 (20 empties).
+fn error_sigma(shallow: u32) -> f64 {
+    930.0 - 60.0 * f64::from(shallow)
+}
+
+/// Tries to cut a node of a selective solve off: returns the bound the
+/// full search would most likely have failed at, or `None`.
+pub fn try_cut(
+    s: &mut Searcher,
+    board: &Board,
+    alpha: Score,
+    beta: Score,
+    depth: u32,
+) -> Option<Score> {
+    let t = s.selectivity?;
+    let plies = depth.min(board.empty_count());
+    let shallow = ((f64::from(plies) * SHALLOW_SHARE) as u32) & !1;
+    let margin = (t * error_sigma(shallow)) as Score;
+    // The shallow searches themselves prune nothing.
+    s.selectivity = None;
+    let high = beta + margin;
+    let low = alpha - margin;
+    let cut = if high <= 64 * DISC && midgame::pvs(s, board, high - 1, high, shallow) >= high {
+        Some(beta)
+    } else if low >= -64 * DISC && midgame::pvs(s, board, low, low + 1, shallow) <= low {
+        Some(alpha)
+    } else {
+        None
+    };
+    s.selectivity = Some(t);
+    cut
+}
