@@ -77,11 +77,13 @@ pub fn solve_root_window(
         // nodes of the likely lines all the way down to the exact solver's
         // leaves. Each level stores its results 2 plies deeper, so that the
         // next does not take the looser level's bounds for its own.
-        for (level, &t) in probcut::LEVELS.iter().enumerate() {
-            s.selectivity = Some(t);
-            let depth = empties + 2 * level as u32;
-            super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
-            s.selectivity = None;
+        if empties >= probcut::SELECTIVE_FROM_EMPTIES {
+            for (level, &t) in probcut::LEVELS.iter().enumerate() {
+                s.selectivity = Some(t);
+                let depth = empties + 2 * level as u32;
+                super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
+                s.selectivity = None;
+            }
         }
         first = s.tt.probe(board).map_or(64, |e| e.best);
     }
@@ -761,8 +763,8 @@ pub(crate) mod tests {
         let mut rng = fastrand::Rng::with_seed(21);
         let mut warm = Searcher::new(4, Evaluator::DEFAULT);
         let mut solved = 0;
-        while solved < 12 {
-            let empties = WARM_UP_GAP + 1 + rng.u32(..3);
+        while solved < 6 {
+            let empties = probcut::SELECTIVE_FROM_EMPTIES + rng.u32(..2);
             let b = random_position(&mut rng, empties);
             if !b.has_moves() {
                 continue;
