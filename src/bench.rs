@@ -140,3 +140,73 @@ pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
         );
     }
 }
+
+/// `reversi bench --probcut-errors`: how far a midgame search's score to
+/// each shallow depth lies from the exact score, on archive positions with
+/// `from` to `to` empties (one game in 7 of `games`, newest first): the
+/// mean and standard deviation of the difference, in discs.
+/// `probcut::error_sigma` is fitted to these figures.
+pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size: u64) {
+    use crate::eval::DISC;
+    use crate::search::{endgame, midgame, INFINITY};
+    const DEPTHS: u32 = 8;
+    println!(
+        "empties positions then, by shallow depth 0..={DEPTHS}: mean/sd of exact - shallow (discs)"
+    );
+    for empties in from..=to {
+        let mut sums = [(0.0f64, 0.0f64); DEPTHS as usize + 1];
+        let mut count = 0u64;
+        for game in games.iter().rev().step_by(7) {
+            if count == per_size {
+                break;
+            }
+            let Some(board) = archive_position(game, empties) else {
+                continue;
+            };
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
+            let exact = endgame::solve(&mut s, &board, -64, 64) * DISC;
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
+            for depth in 0..=DEPTHS {
+                // Each depth in turn, as iterative deepening would: the
+                // table's entries of shallower depths order the moves but
+                // never decide a score, so each is the full-width value.
+                let shallow = midgame::pvs(&mut s, &board, -INFINITY, INFINITY, depth);
+                let error = f64::from(exact - shallow) / f64::from(DISC);
+                sums[depth as usize].0 += error;
+                sums[depth as usize].1 += error * error;
+            }
+            count += 1;
+        }
+        let n = count.max(1) as f64;
+        let cells: Vec<String> = sums
+            .iter()
+            .map(|&(sum, squares)| {
+                let mean = sum / n;
+                format!(
+                    "{mean:+.1}/{:.1}",
+                    (squares / n - mean * mean).max(0.0).sqrt()
+                )
+            })
+            .collect();
+        println!("{empties:7} {count:9} {}", cells.join(" "));
+    }
+}
+
+/// The position of `game` with `empties` empty squares, if the game gets
+/// there legally and the side to move has a move.
+fn archive_position(game: &crate::train::Game, empties: u32) -> Option<Board> {
+    let mut board = Board::start();
+    for &sq in game {
+        if !board.has_moves() {
+            board = board.pass();
+        }
+        if board.empty_count() == empties {
+            break;
+        }
+        if !board.is_legal(sq) {
+            return None;
+        }
+        board = board.play(sq);
+    }
+    (board.empty_count() == empties && board.has_moves()).then_some(board)
+}

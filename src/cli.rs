@@ -42,6 +42,9 @@ USAGE
   reversi bench [--depth N] [--eval E] fixed searches: node signature and speed
   reversi bench --endgame-curve [--from E] [--to E] [--positions N]
                                       solve cost by empties (exact and WLD)
+  reversi bench --probcut-errors [--from E] [--to E] [--positions N]
+                [--games-dir DIR]     midgame score errors by depth, on
+                                      archive positions (ProbCut's margins)
   reversi train [--games-dir DIR] [--out FILE] [--jobs N] [--seed N]
                 [--epochs N] [--every K]
                                       fit the pattern evaluation to the game
@@ -598,6 +601,8 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
         "depth",
         "hash",
         "endgame-curve",
+        "probcut-errors",
+        "games-dir",
         "from",
         "to",
         "positions",
@@ -609,6 +614,26 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
             args.number("from")?.unwrap_or(12),
             args.number("to")?.unwrap_or(22),
             args.number("positions")?.unwrap_or(20),
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.has("probcut-errors") {
+        let dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
+        let games = match crate::train::read_wthor(&dir.join("wthor")) {
+            Ok(games) => games,
+            Err(e) => {
+                eprintln!(
+                    "reversi bench: cannot read {}: {e}",
+                    dir.join("wthor").display()
+                );
+                return Ok(ExitCode::from(1));
+            }
+        };
+        crate::bench::probcut_errors(
+            &games,
+            args.number("from")?.unwrap_or(16),
+            args.number("to")?.unwrap_or(20),
+            args.number("positions")?.unwrap_or(100),
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -38,9 +38,10 @@ pub const SELECTIVE_TO_EXACT: u32 = 10;
 const SHALLOW_SHARE: f64 = 0.3;
 
 /// Standard deviation, in hundredths of a disc, of the exact score less
-/// the score of a search `shallow` plies deep. Fitted to 150 positions of
-/// 16 empties and 100 of 20 from the WTHOR archive: 9.3 discs at depth 0,
-/// 8.0-8.5 at 2, 6.3-6.7 at 4, 5.7-6.1 at 6, 4.1 at 8 (20 empties).
+/// the score of a search `shallow` plies deep: a line through what
+/// `reversi bench --probcut-errors` measured on 150 archive positions of
+/// 16 empties and 100 of 20: 9.0 and 9.3 discs at depth 0, 8.5 and 8.0
+/// at 2, 6.7 and 6.3 at 4, 6.1 and 5.7 at 6, 6.3 and 4.1 at 8.
 fn error_sigma(shallow: u32) -> f64 {
     930.0 - 60.0 * f64::from(shallow)
 }
