@@ -14,22 +14,22 @@ use crate::eval::{Score, DISC};
 
 /// The selective solves before an exact one, by their `t`: how many
 /// standard deviations the shallow score must clear. A loose pass first,
-/// then a tighter one that the table of the first makes cheap. On FFO
-/// #20-#39 and on 52 positions of 21 and 23 empties from the archives these
-/// took fewer nodes than one pass at 0.9, 1.0, 1.1, 1.2 or 1.35, or than
-/// (0.5, 1.0), (0.7, 1.1), (0.5, 1.0, 1.5), (0.7, 1.5, 2.5); BENCHMARKS.md.
+/// then a tighter one that the table of the first makes cheap. Of the
+/// variants tried (one pass at 0.9 to 1.35; (0.5, 1.0), (0.7, 1.1),
+/// (0.5, 1.0, 1.5), (0.7, 1.5, 2.5)) these took the fewest nodes on FFO
+/// #20-#39, and on 52 archive positions of 21 and 23 empties 0.2% more
+/// than the fewest, (0.7, 1.1); BENCHMARKS.md.
 pub const LEVELS: [f64; 2] = [0.7, 1.5];
 
 /// The selective solves run from this many empties up. On 40 positions
 /// of 19 and 40 of 20 empties from the archives they cut the nodes by 22%
 /// and 18% in about the same time; on 60 each of 16, 17 and 18 empties
-/// they cut 3-5% of the nodes but took 10-15% longer (their nodes cost
+/// they cut 3-5% of the nodes but took 9-16% longer (their nodes cost
 /// more: an evaluation per move for ordering, and the shallow searches).
 pub const SELECTIVE_FROM_EMPTIES: u32 = 19;
 
-/// A selective solve hands over to the exact solver at this many empties:
-/// below, the exact solve is as cheap as the shallow searches that would
-/// prune it (9 and 11 took more nodes; BENCHMARKS.md).
+/// A selective solve hands over to the exact solver at this many empties
+/// (9, 11, 12 and 14 took more nodes in all; BENCHMARKS.md).
 pub const SELECTIVE_TO_EXACT: u32 = 10;
 
 /// The shallow search goes this share of the deep one's plies, rounded
