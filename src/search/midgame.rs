@@ -63,10 +63,9 @@ pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth
         // the window near +-64 (FFO #39 is +64) ProbCut's margin leaves
         // the score range and cuts nothing (3 G nodes without it, 1.4 M
         // with it).
-        if alpha >= (64 - 2 * board.opponent.count_ones() as Score) * DISC {
-            let ceiling = endgame::stability_ceiling(board) * DISC;
-            if ceiling <= alpha {
-                return ceiling;
+        if let Some(ceiling) = endgame::stability_ceiling(board, alpha.div_euclid(DISC)) {
+            if ceiling * DISC <= alpha {
+                return ceiling * DISC;
             }
         }
     }
