@@ -160,7 +160,13 @@ pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size
             if count == per_size {
                 break;
             }
-            let Some(board) = archive_position(game, empties) else {
+            // the game's position with `empties` empty squares, if the
+            // side to move has a move there
+            let Some(board) = crate::train::replay(game)
+                .and_then(|line| line.into_iter().find(|(b, _)| b.empty_count() == empties))
+                .map(|(b, _)| b)
+                .filter(Board::has_moves)
+            else {
                 continue;
             };
             let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
@@ -190,23 +196,4 @@ pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size
             .collect();
         println!("{empties:7} {count:9} {}", cells.join(" "));
     }
-}
-
-/// The position of `game` with `empties` empty squares, if the game gets
-/// there legally and the side to move has a move.
-fn archive_position(game: &crate::train::Game, empties: u32) -> Option<Board> {
-    let mut board = Board::start();
-    for &sq in game {
-        if !board.has_moves() {
-            board = board.pass();
-        }
-        if board.empty_count() == empties {
-            break;
-        }
-        if !board.is_legal(sq) {
-            return None;
-        }
-        board = board.play(sq);
-    }
-    (board.empty_count() == empties && board.has_moves()).then_some(board)
 }

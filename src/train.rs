@@ -109,7 +109,7 @@ pub fn read_logistello(path: &Path) -> io::Result<Vec<Game>> {
 /// The positions of `game`, each with whether black is to move there (only
 /// positions where the side to move has a move, the final one aside), or
 /// `None` if a move is illegal.
-fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
+pub(crate) fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
     let mut board = Board::start();
     let mut black = true;
     let mut positions = Vec::with_capacity(61);
