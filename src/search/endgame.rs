@@ -608,7 +608,7 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
 pub(crate) mod tests {
     use super::*;
     use crate::eval::Evaluator;
-    use crate::search::INFINITY;
+    use crate::search::{midgame, INFINITY};
 
     /// Plain negamax to the end of the game: the reference every solver
     /// layer is checked against.
@@ -807,13 +807,13 @@ pub(crate) mod tests {
             let empties = b.empty_count();
             let mut s = Searcher::new(4, Evaluator::DEFAULT);
             s.selectivity = Some(1e6);
-            let full = super::super::midgame::pvs(&mut s, &b, -INFINITY, INFINITY, empties);
+            let full = midgame::pvs(&mut s, &b, -INFINITY, INFINITY, empties);
             assert_eq!(full, exact * DISC);
             for edge in [exact - 2, exact, exact + 1] {
                 let beta = edge * DISC;
                 let mut s = Searcher::new(4, Evaluator::DEFAULT);
                 s.selectivity = Some(1e6);
-                let probe = super::super::midgame::pvs(&mut s, &b, beta - 1, beta, empties);
+                let probe = midgame::pvs(&mut s, &b, beta - 1, beta, empties);
                 assert_eq!(probe >= beta, exact >= edge, "{exact} against {edge}");
             }
         }
