@@ -29,6 +29,7 @@ pub mod clock;
 pub mod eval;
 pub mod movegen;
 pub mod movelist;
+pub mod parallel;
 pub mod perft;
 pub mod player;
 pub mod program;

@@ -39,6 +39,153 @@ pub enum Command {
     End,
 }
 
+impl fmt::Display for Command {
+    /// The line as the judge writes it: `PLACE d 4 1`, `TURN e 6`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let square = |f: &mut fmt::Formatter<'_>, sq: &Square| {
+            write!(f, "{} {}", sq.file_char(), sq.rank_char())
+        };
+        match self {
+            Command::Start => write!(f, "START"),
+            Command::Place(sq, owner) => {
+                write!(f, "PLACE ")?;
+                square(f, sq)?;
+                let digit = match owner {
+                    Owner::Mine => 1,
+                    Owner::Theirs => 2,
+                };
+                write!(f, " {digit}")
+            }
+            Command::Done => write!(f, "DONE"),
+            Command::Begin => write!(f, "BEGIN"),
+            Command::Turn(sq) => {
+                write!(f, "TURN ")?;
+                square(f, sq)
+            }
+            Command::Pass => write!(f, "PASS"),
+            Command::End => write!(f, "END"),
+        }
+    }
+}
+
+/// The `PLACE` commands that describe a position to one side: `mine` are
+/// that side's discs, `theirs` the opponent's; squares in index order.
+#[must_use]
+pub fn place_commands(mine: u64, theirs: u64) -> Vec<Command> {
+    crate::bitboard::squares(mine | theirs)
+        .map(|sq| {
+            let owner = if mine & sq.bit() != 0 {
+                Owner::Mine
+            } else {
+                Owner::Theirs
+            };
+            Command::Place(sq, owner)
+        })
+        .collect()
+}
+
+/// What a bot says when its move is due: `x y` or `PASS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveReply {
+    Play(Square),
+    Pass,
+}
+
+/// Why a move reply does not stand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplyError {
+    /// Neither `x y` (a lower-case file, one space, a rank) nor `PASS`.
+    Malformed(String),
+    /// `PASS` while a legal move exists.
+    PassWithMoves,
+    /// A well-formed square that is not a legal move.
+    Illegal(Square),
+}
+
+impl fmt::Display for ReplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplyError::Malformed(text) => write!(f, "'{}' is not 'x y' or PASS", escape(text)),
+            ReplyError::PassWithMoves => write!(f, "PASS while a legal move exists"),
+            ReplyError::Illegal(sq) => write!(f, "{sq} is not a legal move"),
+        }
+    }
+}
+
+impl std::error::Error for ReplyError {}
+
+impl MoveReply {
+    /// Reads a reply as strictly as the judge does (the exact form `d 3`,
+    /// or `PASS`) and checks that it is legal for `board`, the replying
+    /// side to move. Every reader of replies (the referee, replay, the
+    /// tests) goes through here, so they all judge alike.
+    pub fn parse(text: &str, board: &Board) -> Result<MoveReply, ReplyError> {
+        if text == "PASS" {
+            return if board.has_moves() {
+                Err(ReplyError::PassWithMoves)
+            } else {
+                Ok(MoveReply::Pass)
+            };
+        }
+        let bytes = text.as_bytes();
+        let square = if bytes.len() == 3 && bytes[1] == b' ' && bytes[0].is_ascii_lowercase() {
+            Square::from_letter_digit(bytes[0], bytes[2])
+        } else {
+            None
+        };
+        match square {
+            None => Err(ReplyError::Malformed(text.to_string())),
+            Some(sq) if !board.is_legal(sq) => Err(ReplyError::Illegal(sq)),
+            Some(sq) => Ok(MoveReply::Play(sq)),
+        }
+    }
+
+    /// The square played, `None` for a pass.
+    #[must_use]
+    pub fn square(self) -> Option<Square> {
+        match self {
+            MoveReply::Play(sq) => Some(sq),
+            MoveReply::Pass => None,
+        }
+    }
+}
+
+impl From<Option<Square>> for MoveReply {
+    fn from(square: Option<Square>) -> MoveReply {
+        square.map_or(MoveReply::Pass, MoveReply::Play)
+    }
+}
+
+impl fmt::Display for MoveReply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveReply::Play(sq) => write!(f, "{} {}", sq.file_char(), sq.rank_char()),
+            MoveReply::Pass => write!(f, "PASS"),
+        }
+    }
+}
+
+/// A line with its control characters written out (`\r`, `\t`, `\n`,
+/// `\\`, `\xHH`), so that any bytes show as one line of text; the
+/// transcript format stores lines this way.
+#[must_use]
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProtocolError {
@@ -522,10 +669,7 @@ pub fn run(
                     None if board.has_moves() => crate::bitboard::squares(board.moves()).next(),
                     None => None,
                 };
-                let text = match square {
-                    Some(sq) => format!("{} {}", sq.file_char(), sq.rank_char()),
-                    None => "PASS".to_string(),
-                };
+                let text = MoveReply::from(square).to_string();
                 write_reply(output, &text)?;
                 if let Some(sq) = square {
                     session.own_move(sq);
@@ -595,4 +739,72 @@ fn report_quirks(log: &mut impl Write, line: u64, quirks: Quirks, seen: &mut Qui
         &mut seen.extra_words,
         "extra words after a command, ignored",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_print_as_the_judge_writes_them_and_parse_back() {
+        let d3 = Square::parse("d3").unwrap();
+        let lines = [
+            (Command::Start, "START"),
+            (Command::Place(d3, Owner::Mine), "PLACE d 3 1"),
+            (Command::Place(d3, Owner::Theirs), "PLACE d 3 2"),
+            (Command::Done, "DONE"),
+            (Command::Begin, "BEGIN"),
+            (Command::Turn(d3), "TURN d 3"),
+            (Command::Pass, "PASS"),
+            (Command::End, "END"),
+        ];
+        for (command, text) in lines {
+            assert_eq!(command.to_string(), text);
+            assert_eq!(parse(text).0, Ok(command));
+        }
+    }
+
+    #[test]
+    fn place_commands_are_relative_to_the_side() {
+        let b = Board::start();
+        let (black, white) = b.colors(Color::Black);
+        let text = |mine, theirs| -> Vec<String> {
+            place_commands(mine, theirs)
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(
+            text(black, white),
+            ["PLACE d 4 2", "PLACE e 4 1", "PLACE d 5 1", "PLACE e 5 2"]
+        );
+        assert_eq!(
+            text(white, black),
+            ["PLACE d 4 1", "PLACE e 4 2", "PLACE d 5 2", "PLACE e 5 1"]
+        );
+    }
+
+    #[test]
+    fn move_replies_are_read_as_strictly_as_the_judge_reads_them() {
+        let b = Board::start();
+        let d3 = Square::parse("d3").unwrap();
+        assert_eq!(MoveReply::parse("d 3", &b), Ok(MoveReply::Play(d3)));
+        assert_eq!(MoveReply::Play(d3).to_string(), "d 3");
+        for malformed in ["d3", "D 3", "d  3", " d 3", "d 3 ", "pass", ""] {
+            assert_eq!(
+                MoveReply::parse(malformed, &b),
+                Err(ReplyError::Malformed(malformed.to_string()))
+            );
+        }
+        let a1 = Square::parse("a1").unwrap();
+        assert_eq!(MoveReply::parse("a 1", &b), Err(ReplyError::Illegal(a1)));
+        assert_eq!(MoveReply::parse("PASS", &b), Err(ReplyError::PassWithMoves));
+        // A side with no move must pass, and may.
+        let stuck = Board::new(0, 1);
+        assert_eq!(MoveReply::parse("PASS", &stuck), Ok(MoveReply::Pass));
+        assert_eq!(
+            ReplyError::Malformed("x\ty".into()).to_string(),
+            "'x\\ty' is not 'x y' or PASS"
+        );
+    }
 }

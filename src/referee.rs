@@ -9,7 +9,8 @@
 use crate::bitboard::Square;
 use crate::board::{Board, Color};
 use crate::program::{Failure, Program};
-use crate::transcript::{check_move_reply, Direction, Transcript};
+use crate::protocol::{place_commands, Command, MoveReply};
+use crate::transcript::{Direction, Transcript};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -98,25 +99,6 @@ impl Side {
     }
 }
 
-/// The `PLACE` lines that describe `board` (black, white) to `color`.
-fn place_lines(black: u64, white: u64, color: Color) -> Vec<String> {
-    let (mine, theirs) = match color {
-        Color::Black => (black, white),
-        Color::White => (white, black),
-    };
-    crate::bitboard::squares(black | white)
-        .map(|sq| {
-            let owner = if mine & sq.bit() != 0 {
-                1
-            } else {
-                debug_assert!(theirs & sq.bit() != 0);
-                2
-            };
-            format!("PLACE {} {} {owner}", sq.file_char(), sq.rank_char())
-        })
-        .collect()
-}
-
 /// What the referee needs to start a game.
 pub struct GameSetup<'a> {
     /// Command lines of black and white.
@@ -169,12 +151,16 @@ pub fn play_game(setup: &GameSetup) -> Game {
     // Setup: both sides get the position and must answer OK.
     for i in 0..2 {
         let color = sides[i].color;
-        let mut lines = vec!["START".to_string()];
-        lines.extend(place_lines(black, white, color));
-        lines.push("DONE".to_string());
+        let (mine, theirs) = match color {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        let mut lines = vec![Command::Start];
+        lines.extend(place_commands(mine, theirs));
+        lines.push(Command::Done);
         let mut sent = None;
         for line in &lines {
-            match sides[i].send(line) {
+            match sides[i].send(&line.to_string()) {
                 Ok(at) => sent = Some(at),
                 Err(f) => {
                     forfeit(&mut game, sides, color, format!("during setup: {f}"));
@@ -211,10 +197,11 @@ pub fn play_game(setup: &GameSetup) -> Game {
             Color::White => 1,
         };
         let message = match last {
-            None => "BEGIN".to_string(),
-            Some(None) => "PASS".to_string(),
-            Some(Some(sq)) => format!("TURN {} {}", sq.file_char(), sq.rank_char()),
-        };
+            None => Command::Begin,
+            Some(None) => Command::Pass,
+            Some(Some(sq)) => Command::Turn(sq),
+        }
+        .to_string();
         let sent = match sides[i].send(&message) {
             Ok(at) => at,
             Err(f) => {
@@ -230,19 +217,17 @@ pub fn play_game(setup: &GameSetup) -> Game {
             }
         };
         game.times[i].push(took);
-        if let Some(why) = check_move_reply(&board, &reply) {
-            forfeit(&mut game, sides, to_move, format!("at {message}: {why}"));
-            return game;
-        }
+        let played = match MoveReply::parse(&reply, &board) {
+            Ok(played) => played.square(),
+            Err(why) => {
+                forfeit(&mut game, sides, to_move, format!("at {message}: {why}"));
+                return game;
+            }
+        };
         game.legal[i] += 1;
-        let played = if reply == "PASS" {
-            board = board.pass();
-            None
-        } else {
-            let b = reply.as_bytes();
-            let sq = Square::from_letter_digit(b[0], b[2]).expect("checked legal");
-            board = board.play(sq);
-            Some(sq)
+        board = match played {
+            Some(sq) => board.play(sq),
+            None => board.pass(),
         };
         game.moves.push(played);
         last = Some(played);
@@ -260,7 +245,7 @@ pub fn play_game(setup: &GameSetup) -> Game {
 /// Sends END to both and collects their transcripts.
 fn close(game: &mut Game, sides: Vec<Side>) {
     for (i, mut side) in sides.into_iter().enumerate() {
-        let _ = side.send("END");
+        let _ = side.send(&Command::End.to_string());
         let extra = side.program.drain(Duration::from_millis(20));
         for line in extra {
             side.transcript.push(Direction::Received, &line);
@@ -350,22 +335,6 @@ pub fn elo_estimate(tally: &Tally) -> Option<(f64, f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn place_lines_are_relative_to_the_side() {
-        let b = Board::start();
-        let (black, white) = b.colors(Color::Black);
-        let for_black = place_lines(black, white, Color::Black);
-        assert_eq!(
-            for_black,
-            ["PLACE d 4 2", "PLACE e 4 1", "PLACE d 5 1", "PLACE e 5 2"]
-        );
-        let for_white = place_lines(black, white, Color::White);
-        assert_eq!(
-            for_white,
-            ["PLACE d 4 1", "PLACE e 4 2", "PLACE d 5 2", "PLACE e 5 1"]
-        );
-    }
 
     #[test]
     fn elo_of_an_even_score_is_zero() {

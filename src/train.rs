@@ -26,8 +26,6 @@ use crate::eval::{hand, Evaluator, DISC};
 use crate::search::{endgame, Searcher};
 use std::io::{self, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Where each game is solved for its label.
 pub const SOLVE_EMPTIES: u32 = 12;
@@ -174,36 +172,31 @@ fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
 /// Labels every game with `jobs` threads; returns (training, held-out)
 /// samples, each in game order.
 pub fn label_all(games: &[Game], jobs: usize, log: &mut impl Write) -> (Vec<Sample>, Vec<Sample>) {
-    let results: Vec<Mutex<Vec<Sample>>> = games.iter().map(|_| Mutex::new(Vec::new())).collect();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(4, Evaluator::Hand);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = games.get(i) else { break };
-                    *results[i].lock().expect("no panic") = label_game(&mut searcher, game);
-                    done.fetch_add(1, Ordering::Relaxed);
-                }
-            });
-        }
-        let start = std::time::Instant::now();
-        while done.load(Ordering::Relaxed) < games.len() {
-            std::thread::sleep(std::time::Duration::from_secs(5));
-            let n = done.load(Ordering::Relaxed);
-            let _ = writeln!(
-                log,
-                "labelled {n}/{} games, {:.0}s",
-                games.len(),
-                start.elapsed().as_secs_f64()
-            );
-        }
-    });
+    let mut results: Vec<Vec<Sample>> = vec![Vec::new(); games.len()];
+    let start = std::time::Instant::now();
+    let mut last_report = start;
+    let mut done = 0;
+    crate::parallel::run(
+        jobs,
+        games,
+        || Searcher::new(4, Evaluator::Hand),
+        label_game,
+        |i, samples| {
+            results[i] = samples;
+            done += 1;
+            if last_report.elapsed() >= std::time::Duration::from_secs(5) || done == games.len() {
+                last_report = std::time::Instant::now();
+                let _ = writeln!(
+                    log,
+                    "labelled {done}/{} games, {:.0}s",
+                    games.len(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, r) in results.into_iter().enumerate() {
-        let samples = r.into_inner().expect("no panic");
+    for (i, samples) in results.into_iter().enumerate() {
         if i % HOLD_OUT == 0 {
             test.extend(samples);
         } else {
@@ -307,23 +300,13 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         by_stage[pattern::stage(s.board.empty_count())]
             .push((pattern::features(&s.board), f32::from(s.label)));
     }
-    let fitted: Vec<Mutex<Vec<f32>>> = (0..STAGES).map(|_| Mutex::new(Vec::new())).collect();
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..options.jobs.max(1) {
-            scope.spawn(|| loop {
-                let stage = next.fetch_add(1, Ordering::Relaxed);
-                if stage >= STAGES {
-                    break;
-                }
-                let w = fit_stage(
-                    &by_stage[stage],
-                    options.epochs,
-                    options.seed + stage as u64,
-                );
-                *fitted[stage].lock().expect("no panic") = w;
-            });
-        }
+    let stages: Vec<usize> = (0..STAGES).collect();
+    let fitted = crate::parallel::map(options.jobs, &stages, |&stage| {
+        fit_stage(
+            &by_stage[stage],
+            options.epochs,
+            options.seed + stage as u64,
+        )
     });
     drop(by_stage);
 
@@ -335,7 +318,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     )
     .into_bytes();
     for w in &fitted {
-        for &x in w.lock().expect("no panic").iter() {
+        for &x in w {
             let q = (x * WEIGHT_SCALE as f32)
                 .round()
                 .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;

@@ -9,9 +9,9 @@
 //! TEXT is escaped so that any byte a judge might send survives: `\\`, `\r`,
 //! `\t`, `\n` and `\xHH` for other control characters.
 
-use crate::board::Board;
 use crate::program::{Failure, Program};
-use crate::protocol::{parse, Reply, Session};
+pub use crate::protocol::escape;
+use crate::protocol::{parse, MoveReply, Reply, Session};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -49,24 +49,6 @@ impl std::fmt::Display for TranscriptError {
 }
 
 impl std::error::Error for TranscriptError {}
-
-#[must_use]
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 pub fn unescape(text: &str) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
@@ -162,30 +144,6 @@ impl Transcript {
             let _ = writeln!(out, "{mark} {}", escape(&e.text));
         }
         out
-    }
-}
-
-/// Is `reply` a legal answer for `board` (us to move)? `None` if it is, the
-/// reason if not. Accepts `x y` with a lower-case file, and `PASS`.
-#[must_use]
-pub fn check_move_reply(board: &Board, reply: &str) -> Option<String> {
-    if reply == "PASS" {
-        return if board.has_moves() {
-            Some("PASS while a legal move exists".into())
-        } else {
-            None
-        };
-    }
-    let bytes = reply.as_bytes();
-    let square = if bytes.len() == 3 && bytes[1] == b' ' && bytes[0].is_ascii_lowercase() {
-        crate::bitboard::Square::from_letter_digit(bytes[0], bytes[2])
-    } else {
-        None
-    };
-    match square {
-        None => Some(format!("'{}' is not 'x y' or PASS", escape(reply))),
-        Some(sq) if !board.is_legal(sq) => Some(format!("{sq} is not a legal move")),
-        Some(_) => None,
     }
 }
 
@@ -295,19 +253,13 @@ pub fn replay(
                     .problems
                     .push(problem(i, format!("expected OK, got '{}'", escape(&reply))));
             }
-            Reply::Move => {
-                let board = tracker.board();
-                if let Some(why) = check_move_reply(&board, &reply) {
-                    report
-                        .problems
-                        .push(problem(i, format!("illegal reply: {why}")));
-                } else if reply != "PASS" {
-                    let b = reply.as_bytes();
-                    let sq =
-                        crate::bitboard::Square::from_letter_digit(b[0], b[2]).expect("checked");
-                    tracker.own_move(sq);
-                }
-            }
+            Reply::Move => match MoveReply::parse(&reply, &tracker.board()) {
+                Ok(MoveReply::Play(sq)) => tracker.own_move(sq),
+                Ok(MoveReply::Pass) => {}
+                Err(why) => report
+                    .problems
+                    .push(problem(i, format!("illegal reply: {why}"))),
+            },
             _ => {}
         }
         if exact && recorded.first() != Some(&reply.as_str()) {
@@ -363,15 +315,5 @@ mod tests {
         assert_eq!(t.entries[3].text, "");
         assert_eq!(Transcript::parse(&t.render()).unwrap(), t);
         assert!(Transcript::parse("START\n").is_err());
-    }
-
-    #[test]
-    fn move_replies_are_checked() {
-        let b = Board::start();
-        assert_eq!(check_move_reply(&b, "d 3"), None);
-        assert!(check_move_reply(&b, "d3").is_some());
-        assert!(check_move_reply(&b, "a 1").is_some());
-        assert!(check_move_reply(&b, "PASS").is_some());
-        assert!(check_move_reply(&b, "D 3").is_some());
     }
 }

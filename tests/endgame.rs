@@ -101,22 +101,16 @@ fn a_wrong_listed_score_is_reported() {
 /// ours, so `BEGIN` asks for our move), and returns the reply and how long
 /// it took from writing `BEGIN` to reading it.
 fn reply_through_protocol(obf: &str) -> (String, std::time::Duration) {
+    use reversi::protocol::{place_commands, Command as Line};
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
     let (cells, rest) = obf.split_once(' ').unwrap();
-    let side = rest.trim_start().chars().next().unwrap();
-    let mut setup = String::from("START\n");
-    for (i, c) in cells.chars().enumerate() {
-        if c != '-' {
-            let owner = if c == side { 1 } else { 2 };
-            setup += &format!(
-                "PLACE {} {} {owner}\n",
-                (b'a' + (i % 8) as u8) as char,
-                i / 8 + 1
-            );
-        }
+    let (board, _) = reversi::board::Board::parse(cells, &rest.trim_start()[..1]).unwrap();
+    let mut setup = format!("{}\n", Line::Start);
+    for place in place_commands(board.player, board.opponent) {
+        setup += &format!("{place}\n");
     }
-    setup += "DONE\n";
+    setup += &format!("{}\n", Line::Done);
     let mut child = Command::new(crate::util::bin())
         .args(["--log", "quiet"])
         .stdin(Stdio::piped())
@@ -131,11 +125,15 @@ fn reply_through_protocol(obf: &str) -> (String, std::time::Duration) {
     stdout.read_line(&mut line).unwrap();
     assert_eq!(line, "OK\n");
     let start = std::time::Instant::now();
-    stdin.write_all(b"BEGIN\n").unwrap();
+    stdin
+        .write_all(format!("{}\n", Line::Begin).as_bytes())
+        .unwrap();
     line.clear();
     stdout.read_line(&mut line).unwrap();
     let took = start.elapsed();
-    stdin.write_all(b"END\n").unwrap();
+    stdin
+        .write_all(format!("{}\n", Line::End).as_bytes())
+        .unwrap();
     assert!(child.wait().unwrap().success());
     (line.trim().replace(' ', ""), took)
 }
