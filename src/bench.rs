@@ -3,10 +3,13 @@
 //! it. Time and speed are for information.
 
 use crate::board::Board;
-use crate::clock::Deadline;
 use crate::eval::Evaluator;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Searcher, SolveKind};
 use std::time::Instant;
+
+/// The depth of `reversi bench`, whose node count over [`positions`] is
+/// the search's signature (BENCHMARKS.md; `tests::bench_signature`).
+pub const DEPTH: u32 = 11;
 
 /// Positions at several stages, from seeded random play (the seed and
 /// lengths are fixed, so the list never changes).
@@ -40,14 +43,7 @@ pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
     let start = Instant::now();
     for (i, board) in positions().iter().enumerate() {
         let mut searcher = Searcher::new(hash_mb, eval);
-        let t = Instant::now();
-        let limits = Limits {
-            depth: Some(depth),
-            nodes: None,
-            deadline: Deadline::unlimited(t),
-            solver: true,
-        };
-        let r = searcher.search(board, &limits, |_| {});
+        let r = searcher.search(board, &Limits::depth(depth));
         total_nodes += r.nodes;
         println!(
             "position {i}: empties {:2} best {} {}",
@@ -83,13 +79,7 @@ fn game_position(seed: u64, empties: u32) -> Option<Board> {
             let list: Vec<_> = crate::bitboard::squares(moves).collect();
             list[rng.usize(..list.len())]
         } else {
-            let limits = Limits {
-                depth: Some(3),
-                nodes: None,
-                deadline: Deadline::unlimited(Instant::now()),
-                solver: true,
-            };
-            searcher.search(&b, &limits, |_| {}).best?
+            searcher.search(&b, &Limits::depth(3)).best?
         };
         b = b.play(sq);
         plies += 1;
@@ -104,7 +94,6 @@ fn game_position(seed: u64, empties: u32) -> Option<Board> {
 /// solves by the number of empties, on positions from games. The play-time
 /// switch to the solver (`search::solve_nodes`) is fitted to these figures.
 pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
-    use crate::search::endgame;
     println!("empties positions exact-median exact-mean exact-max wld-median wld-mean exact-Mnps");
     for empties in from..=to {
         let (mut exact, mut wld) = (Vec::new(), Vec::new());
@@ -117,12 +106,12 @@ pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
             };
             let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
             let t = Instant::now();
-            endgame::solve_root(&mut s, &board, None);
+            s.solve(&board, SolveKind::Exact);
             time += t.elapsed().as_secs_f64();
-            exact.push(s.nodes as f64);
+            exact.push(s.nodes() as f64);
             let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
-            endgame::solve_root_window(&mut s, &board, None, -1, 1);
-            wld.push(s.nodes as f64);
+            s.solve(&board, SolveKind::Wld);
+            wld.push(s.nodes() as f64);
         }
         let stats = |v: &mut Vec<f64>| {
             v.sort_by(f64::total_cmp);
@@ -148,7 +137,6 @@ pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
 /// `probcut::error_sigma` is fitted to these figures.
 pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size: u64) {
     use crate::eval::DISC;
-    use crate::search::{endgame, midgame, INFINITY};
     const DEPTHS: u32 = 8;
     println!(
         "empties positions then, by shallow depth 0..={DEPTHS}: mean/sd of exact - shallow (discs)"
@@ -170,13 +158,13 @@ pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size
                 continue;
             };
             let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
-            let exact = endgame::solve(&mut s, &board, -64, 64) * DISC;
+            let exact = s.exact_score(&board) * DISC;
             let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
             for depth in 0..=DEPTHS {
                 // Each depth in turn, as iterative deepening would: the
                 // table's entries of shallower depths order the moves but
                 // never decide a score, so each is the full-width value.
-                let shallow = midgame::pvs(&mut s, &board, -INFINITY, INFINITY, depth);
+                let shallow = s.midgame_score(&board, depth);
                 let error = f64::from(exact - shallow) / f64::from(DISC);
                 sums[depth as usize].0 += error;
                 sums[depth as usize].1 += error * error;

@@ -40,6 +40,15 @@ impl Color {
             Color::White => "white",
         }
     }
+
+    /// 0 for black, 1 for white: the index of per-side pairs.
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
 }
 
 /// A position seen from the side to move.

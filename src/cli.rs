@@ -1,14 +1,17 @@
 //! The command line: the bot's flags and the subcommands around it.
 
-use crate::board::{Board, Color};
+use crate::arena::{parse_entrants, Openings, RefereeArena};
+use crate::board::Board;
+use crate::duel::MatchOptions;
 use crate::eval::Evaluator;
 use crate::perft::{perft, Convention};
-use crate::player::{entropy_seed, Engine, GreedyPlayer, Player, RandomPlayer};
+use crate::player::{entropy_seed, BotOptions, Engine, GreedyPlayer, Player, RandomPlayer};
 use crate::protocol::{self, Verbosity};
-use crate::referee::{self, GameSetup, Tally};
+use crate::search::Stop;
+use crate::tournament::Format;
 use crate::transcript::{self, Transcript};
 use std::collections::HashMap;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -55,7 +58,9 @@ USAGE
 BOT FLAGS
   --player bot|random|greedy   who plays (default bot)
   --depth N                    fixed search depth: reproducible replies
-  --nodes N                    fixed node budget: reproducible replies
+  --nodes N                    fixed node budget: reproducible replies (one
+                               of --depth and --nodes; with --move-time too,
+                               the clock still stops the search)
   --move-time MS               the judge's limit per reply (default 1000, or
                                REVERSI_MOVE_TIME if a referee of ours set it);
                                the bot stops 250 ms before it (30% before
@@ -73,80 +78,169 @@ In CMD, a leading word `self` stands for this executable, e.g.
 PERFT counts a forced pass as one ply. --convention dropped (default; OEIS
 A124004, Edax) counts nothing for a game that ends early; kept (Aart Bik)
 counts it as one leaf at every deeper depth. They split from depth 10.
+
+EXIT CODES: 0 done; 1 a failed run or bad data (a file that cannot be read
+or written, a line that does not parse, a check that failed); 2 wrong usage.
 ";
 
-/// Flags that take a value.
-const VALUE_FLAGS: &[&str] = &[
-    "player",
-    "depth",
-    "nodes",
-    "move-time",
-    "hash",
-    "eval",
-    "seed",
-    "log",
-    "games",
-    "record",
-    "openings",
-    "bot",
-    "convention",
-    "strategy",
-    "players",
-    "format",
-    "rounds",
-    "pair-games",
-    "jobs",
-    "out",
-    "from",
-    "to",
-    "positions",
-    "depth-limit",
-    "time",
-    "games-dir",
-    "epochs",
-    "every",
-];
-
-/// Parsed command line: positional words and `--flag [value]`s.
-struct Args {
-    positional: Vec<String>,
-    flags: HashMap<String, String>,
+/// A flag a command accepts: its name, and whether a value follows it.
+#[derive(Clone, Copy)]
+struct Flag {
+    name: &'static str,
+    takes_value: bool,
 }
 
-#[derive(Debug)]
-struct UsageError(String);
+const fn value(name: &'static str) -> Flag {
+    Flag {
+        name,
+        takes_value: true,
+    }
+}
+
+const fn switch(name: &'static str) -> Flag {
+    Flag {
+        name,
+        takes_value: false,
+    }
+}
+
+/// Each command's flags, each named once.
+const BOT_FLAGS: &[Flag] = &[
+    value("player"),
+    value("depth"),
+    value("nodes"),
+    value("move-time"),
+    value("hash"),
+    value("eval"),
+    value("seed"),
+    value("log"),
+];
+const MATCH_FLAGS: &[Flag] = &[
+    value("games"),
+    value("move-time"),
+    value("record"),
+    value("openings"),
+    value("seed"),
+    value("jobs"),
+    switch("show"),
+];
+const TOURNAMENT_FLAGS: &[Flag] = &[
+    value("players"),
+    value("format"),
+    value("games"),
+    value("rounds"),
+    value("pair-games"),
+    value("seed"),
+    value("move-time"),
+    value("jobs"),
+    value("out"),
+    value("openings"),
+];
+const REPLAY_FLAGS: &[Flag] = &[
+    value("bot"),
+    switch("exact"),
+    value("move-time"),
+    value("record"),
+];
+const PERFT_FLAGS: &[Flag] = &[value("convention")];
+const SOLVE_FLAGS: &[Flag] = &[
+    switch("wld"),
+    switch("all"),
+    value("depth-limit"),
+    value("time"),
+    value("hash"),
+    value("eval"),
+];
+const BENCH_FLAGS: &[Flag] = &[
+    value("depth"),
+    value("hash"),
+    value("eval"),
+    switch("endgame-curve"),
+    switch("probcut-errors"),
+    value("games-dir"),
+    value("from"),
+    value("to"),
+    value("positions"),
+];
+const TRAIN_FLAGS: &[Flag] = &[
+    value("games-dir"),
+    value("out"),
+    value("jobs"),
+    value("seed"),
+    value("epochs"),
+    value("every"),
+];
+const BIO97_FLAGS: &[Flag] = &[value("strategy")];
+
+/// How a command failed; the exit code follows from the kind alone.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CliError {
+    /// The command line is wrong (unknown command or flag, a missing or
+    /// malformed value, flags that do not go together): exit 2.
+    Usage(String),
+    /// The command line was fine but the run failed: a file that cannot be
+    /// read or written, or data in it that does not parse: exit 1.
+    Failed(String),
+}
+
+impl CliError {
+    #[must_use]
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Usage(_) => ExitCode::from(2),
+            CliError::Failed(_) => ExitCode::from(1),
+        }
+    }
+}
+
+fn usage(message: impl Into<String>) -> CliError {
+    CliError::Usage(message.into())
+}
+
+/// `PATH: error`, for a file that failed.
+fn failed(path: impl std::fmt::Display, error: impl std::fmt::Display) -> CliError {
+    CliError::Failed(format!("{path}: {error}"))
+}
+
+fn read_file(path: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|e| failed(path, e))
+}
+
+/// A parsed command line: positional words and `--flag [value]`s, checked
+/// against the command's flags as they are read.
+struct Args {
+    positional: Vec<String>,
+    flags: HashMap<&'static str, String>,
+}
 
 impl Args {
-    fn parse(words: &[String]) -> Result<Args, UsageError> {
+    fn parse(words: &[String], known: &[Flag]) -> Result<Args, CliError> {
         let mut positional = Vec::new();
         let mut flags = HashMap::new();
-        let mut i = 0;
-        while i < words.len() {
-            let word = &words[i];
-            if let Some(name) = word.strip_prefix("--") {
-                let (name, inline) = match name.split_once('=') {
-                    Some((n, v)) => (n, Some(v.to_string())),
-                    None => (name, None),
-                };
-                let value = if VALUE_FLAGS.contains(&name) {
-                    match inline {
-                        Some(v) => v,
-                        None => {
-                            i += 1;
-                            words
-                                .get(i)
-                                .cloned()
-                                .ok_or_else(|| UsageError(format!("--{name} needs a value")))?
-                        }
-                    }
-                } else {
-                    String::new()
-                };
-                flags.insert(name.to_string(), value);
-            } else {
+        let mut words = words.iter();
+        while let Some(word) = words.next() {
+            let Some(name) = word.strip_prefix("--") else {
                 positional.push(word.clone());
-            }
-            i += 1;
+                continue;
+            };
+            let (name, inline) = match name.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (name, None),
+            };
+            let flag = known
+                .iter()
+                .find(|f| f.name == name)
+                .ok_or_else(|| usage(format!("unknown flag --{name}")))?;
+            let value = match (flag.takes_value, inline) {
+                (true, Some(v)) => v,
+                (true, None) => words
+                    .next()
+                    .cloned()
+                    .ok_or_else(|| usage(format!("--{name} needs a value")))?,
+                (false, Some(_)) => return Err(usage(format!("--{name} takes no value"))),
+                (false, None) => String::new(),
+            };
+            flags.insert(flag.name, value);
         }
         Ok(Args { positional, flags })
     }
@@ -155,13 +249,13 @@ impl Args {
         self.flags.contains_key(name)
     }
 
-    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, UsageError> {
+    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, CliError> {
         match self.flags.get(name) {
             None => Ok(None),
             Some(v) => v
                 .parse()
                 .map(Some)
-                .map_err(|_| UsageError(format!("--{name}: '{v}' is not a valid number"))),
+                .map_err(|_| usage(format!("--{name}: '{v}' is not a valid number"))),
         }
     }
 
@@ -169,48 +263,20 @@ impl Args {
         self.flags.get(name).map(String::as_str)
     }
 
-    /// Fails on any flag not in `allowed`.
-    fn only(&self, allowed: &[&str]) -> Result<(), UsageError> {
-        for name in self.flags.keys() {
-            if !allowed.contains(&name.as_str()) {
-                return Err(UsageError(format!("unknown flag --{name}")));
-            }
+    /// No positional word is expected.
+    fn no_positional(&self) -> Result<(), CliError> {
+        match self.positional.first() {
+            Some(extra) => Err(usage(format!("unexpected '{extra}'"))),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
-
-const BOT_FLAGS: &[&str] = &[
-    "player",
-    "depth",
-    "nodes",
-    "move-time",
-    "hash",
-    "eval",
-    "seed",
-    "log",
-];
 
 /// The bot with default settings: what a judge runs.
 #[must_use]
 pub fn play_default() -> ExitCode {
-    let mut engine = Engine::new(
-        crate::tt::DEFAULT_MB,
-        Evaluator::DEFAULT,
-        None,
-        None,
-        limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT),
-    );
+    let mut engine = Engine::new(BotOptions::default());
     serve(&mut engine, Verbosity::Full)
-}
-
-/// The limit a referee of ours announced (see `program::MOVE_TIME_ENV`).
-fn limit_from_env() -> Option<Duration> {
-    let ms: u64 = std::env::var(crate::program::MOVE_TIME_ENV)
-        .ok()?
-        .parse()
-        .ok()?;
-    Some(Duration::from_millis(ms.max(1)))
 }
 
 fn serve(player: &mut dyn Player, verbosity: Verbosity) -> ExitCode {
@@ -230,45 +296,61 @@ fn serve(player: &mut dyn Player, verbosity: Verbosity) -> ExitCode {
 }
 
 /// `--eval NAME`, or the default evaluation.
-fn eval_flag(args: &Args) -> Result<Evaluator, UsageError> {
+fn eval_flag(args: &Args) -> Result<Evaluator, CliError> {
     match args.text("eval") {
         None => Ok(Evaluator::DEFAULT),
         Some(name) => {
-            Evaluator::parse(name).ok_or_else(|| UsageError(format!("unknown evaluation '{name}'")))
+            Evaluator::parse(name).ok_or_else(|| usage(format!("unknown evaluation '{name}'")))
         }
     }
 }
 
-fn make_player(args: &Args) -> Result<Box<dyn Player>, UsageError> {
+/// `--move-time MS`, at least 1 ms.
+fn move_time_flag(args: &Args) -> Result<Option<Duration>, CliError> {
+    Ok(args
+        .number::<u64>("move-time")?
+        .map(|ms| Duration::from_millis(ms.max(1))))
+}
+
+/// The bot's settings from its flags. `--depth` and `--nodes` each fix
+/// what ends a search (one or the other); with `--move-time` too, the clock
+/// still stops it.
+fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
+    let defaults = BotOptions::default();
+    let stop = match (args.number::<u32>("depth")?, args.number::<u64>("nodes")?) {
+        (Some(_), Some(_)) => return Err(usage("--depth and --nodes: give one or the other")),
+        (Some(0), None) => return Err(usage("--depth must be at least 1")),
+        (Some(depth), None) => Stop::Depth(depth),
+        (None, Some(nodes)) => Stop::Nodes(nodes),
+        (None, None) => Stop::Clock,
+    };
+    let move_time = match (move_time_flag(args)?, stop) {
+        (Some(t), _) => Some(t),
+        (None, Stop::Clock) => defaults.move_time,
+        (None, Stop::Depth(_) | Stop::Nodes(_)) => None,
+    };
+    Ok(BotOptions {
+        hash_mb: args
+            .number::<usize>("hash")?
+            .map_or(defaults.hash_mb, |mb| mb.clamp(1, 4096)),
+        eval: eval_flag(args)?,
+        stop,
+        move_time,
+    })
+}
+
+fn make_player(args: &Args) -> Result<Box<dyn Player>, CliError> {
     let seed = args.number::<u64>("seed")?.unwrap_or_else(entropy_seed);
     match args.text("player").unwrap_or("bot") {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
         "greedy" => Ok(Box::new(GreedyPlayer::new(seed))),
-        "bot" => {
-            let eval = eval_flag(args)?;
-            let move_time = match args.number::<u64>("move-time")? {
-                Some(ms) => Duration::from_millis(ms.max(1)),
-                None => limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT),
-            };
-            let depth = args.number::<u32>("depth")?;
-            if depth == Some(0) {
-                return Err(UsageError("--depth must be at least 1".into()));
-            }
-            Ok(Box::new(Engine::new(
-                args.number::<usize>("hash")?
-                    .unwrap_or(crate::tt::DEFAULT_MB)
-                    .clamp(1, 4096),
-                eval,
-                depth,
-                args.number::<u64>("nodes")?,
-                move_time,
-            )))
-        }
-        other => Err(UsageError(format!("unknown player '{other}'"))),
+        "bot" => Ok(Box::new(Engine::new(bot_options(args)?))),
+        other => Err(usage(format!("unknown player '{other}'"))),
     }
 }
 
-/// Runs a command line (not empty).
+/// Runs a command line (not empty). Every failure ends here: one line on
+/// stderr and the exit code of its kind.
 #[must_use]
 pub fn run(words: &[String]) -> ExitCode {
     let result = match words[0].as_str() {
@@ -286,46 +368,47 @@ pub fn run(words: &[String]) -> ExitCode {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
-        other => Err(UsageError(format!("unknown command '{other}'"))),
+        other => Err(usage(format!("unknown command '{other}'"))),
     };
     match result {
         Ok(code) => code,
-        Err(UsageError(message)) => {
-            eprintln!("reversi: {message}\n(reversi help lists the commands)");
-            ExitCode::from(2)
+        Err(error) => {
+            match &error {
+                CliError::Usage(message) => {
+                    eprintln!("reversi: {message}\n(reversi help lists the commands)");
+                }
+                CliError::Failed(message) => eprintln!("reversi: {message}"),
+            }
+            error.exit_code()
         }
     }
 }
 
-fn bot(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(BOT_FLAGS)?;
-    if let Some(extra) = args.positional.first() {
-        return Err(UsageError(format!("unexpected '{extra}'")));
-    }
+fn bot(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, BOT_FLAGS)?;
+    args.no_positional()?;
     let verbosity = match args.text("log").unwrap_or("full") {
         "full" => Verbosity::Full,
         "brief" => Verbosity::Brief,
         "quiet" => Verbosity::Quiet,
-        other => return Err(UsageError(format!("--log: unknown level '{other}'"))),
+        other => return Err(usage(format!("--log: unknown level '{other}'"))),
     };
     let mut player = make_player(&args)?;
     Ok(serve(player.as_mut(), verbosity))
 }
 
-fn perft_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(&["convention"])?;
+fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, PERFT_FLAGS)?;
     let depth: u32 = args
         .positional
         .first()
-        .ok_or_else(|| UsageError("perft needs a depth".into()))?
+        .ok_or_else(|| usage("perft needs a depth"))?
         .parse()
-        .map_err(|_| UsageError("perft: depth must be a number".into()))?;
+        .map_err(|_| usage("perft: depth must be a number"))?;
     let convention = match args.text("convention").unwrap_or("dropped") {
         "dropped" => Convention::GamesDropped,
         "kept" => Convention::GamesKept,
-        other => return Err(UsageError(format!("unknown convention '{other}'"))),
+        other => return Err(usage(format!("unknown convention '{other}'"))),
     };
     let board = Board::start();
     for d in 1..=depth {
@@ -344,7 +427,7 @@ fn perft_command(words: &[String]) -> Result<ExitCode, UsageError> {
 /// `--jobs N`: games in parallel; by default one per core. Each game has one
 /// side thinking at a time, so a game per core keeps every reply on a core
 /// of its own.
-fn jobs_flag(args: &Args, command: &str) -> Result<usize, UsageError> {
+fn jobs_flag(args: &Args, command: &str) -> Result<usize, CliError> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let jobs = args.number::<usize>("jobs")?.unwrap_or(cores).max(1);
     if jobs > cores {
@@ -356,228 +439,106 @@ fn jobs_flag(args: &Args, command: &str) -> Result<usize, UsageError> {
     Ok(jobs)
 }
 
-/// One game of a match, decided before any is played.
-struct MatchGame<'a> {
-    a_black: bool,
-    start: Board,
-    to_move: Color,
-    opening: String,
-    commands: [&'a str; 2],
+/// `--openings FILE` shuffled by `--seed` (default 1); none: the standard
+/// start.
+fn openings_flag(args: &Args) -> Result<Openings, CliError> {
+    match args.text("openings") {
+        Some(path) => {
+            let seed = args.number::<u64>("seed")?.unwrap_or(1);
+            Openings::parse(&read_file(path)?, seed).map_err(|e| failed(path, e))
+        }
+        None => Ok(Openings::default()),
+    }
 }
 
-fn match_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(&[
-        "games",
-        "move-time",
-        "record",
-        "openings",
-        "seed",
-        "show",
-        "jobs",
-    ])?;
+/// A directory for results, created if need be.
+fn output_dir(path: PathBuf) -> Result<PathBuf, CliError> {
+    std::fs::create_dir_all(&path).map_err(|e| failed(path.display(), e))?;
+    Ok(path)
+}
+
+fn match_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, MATCH_FLAGS)?;
     let [a, b] = args.positional.as_slice() else {
-        return Err(UsageError("match needs two program command lines".into()));
+        return Err(usage("match needs two program command lines"));
     };
-    let games = args.number::<u32>("games")?.unwrap_or(2);
-    let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
-    let record = args.text("record").map(PathBuf::from);
-    if let Some(dir) = &record {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| UsageError(format!("--record {}: {e}", dir.display())))?;
+    let options = MatchOptions {
+        commands: [a.clone(), b.clone()],
+        games: args.number("games")?.unwrap_or(2),
+        openings: openings_flag(&args)?,
+        with_openings: args.has("openings"),
+        limit: move_time_flag(&args)?.unwrap_or(crate::clock::JUDGE_LIMIT),
+        jobs: jobs_flag(&args, "match")?,
+        record: args
+            .text("record")
+            .map(|d| output_dir(PathBuf::from(d)))
+            .transpose()?,
+        show: args.has("show"),
+    };
+    match crate::duel::run(options, &mut io::stdout().lock()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed("stdout", e)),
+        _ => Ok(ExitCode::SUCCESS),
     }
-    let mut openings: Vec<(String, Board, Color)> = Vec::new();
-    if let Some(path) = args.text("openings") {
-        let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let (board, color) = crate::tournament::opening_position(line)
-                .ok_or_else(|| UsageError(format!("{path}:{}: not a legal opening", n + 1)))?;
-            openings.push((line.trim().to_string(), board, color));
+}
+
+fn tournament_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, TOURNAMENT_FLAGS)?;
+    args.no_positional()?;
+    let path = args
+        .text("players")
+        .ok_or_else(|| usage("tournament needs --players FILE"))?;
+    let format = match args.text("format").unwrap_or("knockout") {
+        "knockout" => Format::Knockout,
+        "elo" => Format::Elo {
+            games: args.number("games")?.unwrap_or(20),
+        },
+        "ladder" => Format::Ladder {
+            rounds: args.number("rounds")?.unwrap_or(3),
+            per_pair: args
+                .number::<usize>("pair-games")?
+                .unwrap_or(crate::tournament::ladder::GAMES_PER_PAIR)
+                .max(1),
+        },
+        other => {
+            return Err(usage(format!(
+                "--format is knockout, elo or ladder, not '{other}'"
+            )))
         }
-        let mut rng = fastrand::Rng::with_seed(args.number::<u64>("seed")?.unwrap_or(1));
-        rng.shuffle(&mut openings);
-    }
-    let names = [a.as_str(), b.as_str()];
-    let jobs = jobs_flag(&args, "match")?;
-    let plan: Vec<MatchGame> = (0..games as usize)
-        .map(|g| {
-            // Colours swap every game; with openings, each is played twice.
-            let a_black = g % 2 == 0;
-            let (start, to_move, opening) = if openings.is_empty() {
-                (Board::start(), Color::Black, String::new())
-            } else {
-                let (text, board, color) = &openings[(g / 2) % openings.len()];
-                (*board, *color, format!(" opening {text}"))
-            };
-            let commands = if a_black { names } else { [names[1], names[0]] };
-            MatchGame {
-                a_black,
-                start,
-                to_move,
-                opening,
-                commands,
-            }
-        })
-        .collect();
-    let mut tallies = [Tally::default(), Tally::default()];
-    let mut out = io::stdout().lock();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    let mut failure = None;
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(plan.len()) {
-            let sender = sender.clone();
-            let (plan, next, record) = (&plan, &next, &record);
-            scope.spawn(move || loop {
-                let g = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some(game) = plan.get(g) else { break };
-                let stderr = match record {
-                    Some(dir) => [
-                        Some(dir.join(format!("game-{:04}-black.stderr", g + 1))),
-                        Some(dir.join(format!("game-{:04}-white.stderr", g + 1))),
-                    ],
-                    None => [None, None],
-                };
-                let played = referee::play_game(&GameSetup {
-                    commands: game.commands,
-                    start: game.start,
-                    to_move: game.to_move,
-                    limit,
-                    stderr,
-                });
-                if sender.send((g, played)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(sender);
-        // Games are reported as they finish (in order with one job).
-        for (g, game) in receiver {
-            let setup = &plan[g];
-            let (a_color, b_color) = if setup.a_black {
-                (Color::Black, Color::White)
-            } else {
-                (Color::White, Color::Black)
-            };
-            tallies[0].add(&game, a_color);
-            tallies[1].add(&game, b_color);
-            let outcome = match &game.ending {
-                referee::Ending::Finished { black, white } => format!("{black}-{white}"),
-                referee::Ending::Forfeit { loser, reason } => {
-                    format!("{} forfeits: {reason}", loser.name())
-                }
-            };
-            let verdict = match game.winner() {
-                None => "draw".to_string(),
-                Some(c) if c == a_color => "A wins".to_string(),
-                Some(_) => "B wins".to_string(),
-            };
-            let _ = writeln!(
-                out,
-                "game {}/{games}: A {} {outcome} {verdict}{}",
-                g + 1,
-                a_color.name(),
-                setup.opening
-            );
-            if args.has("show") {
-                show_game(&mut out, setup.start, setup.to_move, &game);
-            }
-            if let Some(dir) = &record {
-                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    let mut t = game.transcripts[i].clone();
-                    t.headers = vec![
-                        ("game".into(), (g + 1).to_string()),
-                        ("color".into(), color.name().into()),
-                        ("program".into(), setup.commands[i].into()),
-                        ("opponent".into(), setup.commands[1 - i].into()),
-                        ("moves".into(), game.move_text()),
-                        ("result".into(), outcome.clone()),
-                    ];
-                    let path = dir.join(format!("game-{:04}-{}.txt", g + 1, color.name()));
-                    if let Err(e) = std::fs::write(&path, t.render()) {
-                        failure.get_or_insert(UsageError(format!("{}: {e}", path.display())));
-                    }
-                }
-            }
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let _ = writeln!(
-        out,
-        "\n   wins draws losses forfeits  score  mean-diff  slowest  mean-reply  program"
+    };
+    let entrants = parse_entrants(&read_file(path)?).map_err(|e| failed(path, e))?;
+    let seed = args.number::<u64>("seed")?.unwrap_or(1);
+    let mut openings = openings_flag(&args)?;
+    let out = args.text("out").map(PathBuf::from);
+    let games_dir = out.map(|d| output_dir(d.join("games"))).transpose()?;
+    let arena = RefereeArena::new(
+        entrants,
+        move_time_flag(&args)?.unwrap_or(crate::clock::JUDGE_LIMIT),
+        jobs_flag(&args, "tournament")?,
+        games_dir,
     );
-    for (i, t) in tallies.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{} {:5} {:5} {:6} {:8} {:5.1}% {:+10.2} {:6}ms {:9.1}ms  {}",
-            ["A", "B"][i],
-            t.wins,
-            t.draws,
-            t.losses,
-            t.forfeits,
-            100.0 * t.score(),
-            t.margin as f64 / f64::from(t.games.max(1)),
-            t.slowest.as_millis(),
-            t.mean_reply().as_secs_f64() * 1000.0,
-            names[i]
-        );
-    }
-    match referee::elo_estimate(&tallies[0]) {
-        Some((elo, lo, hi)) => {
-            let _ = writeln!(
-                out,
-                "Elo A-B: {elo:+.0} (95% interval {lo:+.0} .. {hi:+.0})"
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "Elo A-B: not estimable (fewer than 2 games, or all won or all lost)"
-            );
-        }
-    }
+    let out = args.text("out").map(std::path::Path::new);
+    crate::tournament::run(format, &arena, &mut openings, seed, out)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn show_game(out: &mut impl Write, start: Board, to_move: Color, game: &referee::Game) {
-    let mut board = start;
-    let mut color = to_move;
-    for (n, m) in game.moves.iter().enumerate() {
-        board = match m {
-            Some(sq) => board.play(*sq),
-            None => board.pass(),
-        };
-        let said = m.map_or("passes".to_string(), |sq| format!("plays {sq}"));
-        let _ = writeln!(out, "{}. {} {said}", n + 1, color.name());
-        color = color.other();
-        let _ = writeln!(out, "{}", board.diagram(color));
-    }
-}
-
-fn replay_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(&["bot", "exact", "move-time", "record"])?;
+fn replay_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, REPLAY_FLAGS)?;
     let [path] = args.positional.as_slice() else {
-        return Err(UsageError("replay needs one transcript file".into()));
+        return Err(usage("replay needs one transcript file"));
     };
-    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
-    let t = Transcript::parse(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let t = Transcript::parse(&read_file(path)?).map_err(|e| failed(path, e))?;
     let command = match args.text("bot") {
         Some(c) => c.to_string(),
         None => format!("self {}", t.header("args").unwrap_or("")),
     };
     let exact = args.has("exact") || t.header("exact") == Some("yes");
-    let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
+    let limit = move_time_flag(&args)?.unwrap_or(crate::clock::JUDGE_LIMIT);
     let report = transcript::replay(&command, &t, limit, exact);
     if let Some(out) = args.text("record") {
         let mut recorded = report.transcript.clone();
         recorded.headers = t.headers.clone();
-        std::fs::write(out, recorded.render()).map_err(|e| UsageError(format!("{out}: {e}")))?;
+        std::fs::write(out, recorded.render()).map_err(|e| failed(out, e))?;
     }
     for p in &report.problems {
         println!("{path}: entry {}: {}", p.entry + 1, p.text);
@@ -595,19 +556,9 @@ fn replay_command(words: &[String]) -> Result<ExitCode, UsageError> {
     })
 }
 
-fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(&[
-        "depth",
-        "hash",
-        "endgame-curve",
-        "probcut-errors",
-        "games-dir",
-        "from",
-        "to",
-        "positions",
-        "eval",
-    ])?;
+fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, BENCH_FLAGS)?;
+    args.no_positional()?;
     let eval = eval_flag(&args)?;
     if args.has("endgame-curve") {
         crate::bench::endgame_curve(
@@ -619,16 +570,8 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
     }
     if args.has("probcut-errors") {
         let dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
-        let games = match crate::train::read_wthor(&dir.join("wthor")) {
-            Ok(games) => games,
-            Err(e) => {
-                eprintln!(
-                    "reversi bench: cannot read {}: {e}",
-                    dir.join("wthor").display()
-                );
-                return Ok(ExitCode::from(1));
-            }
-        };
+        let wthor = dir.join("wthor");
+        let games = crate::train::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
         crate::bench::probcut_errors(
             &games,
             args.number("from")?.unwrap_or(16),
@@ -637,7 +580,7 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let depth = args.number::<u32>("depth")?.unwrap_or(11);
+    let depth = args.number::<u32>("depth")?.unwrap_or(crate::bench::DEPTH);
     let hash = args
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
@@ -645,9 +588,9 @@ fn bench_command(words: &[String]) -> Result<ExitCode, UsageError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn train_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(&["games-dir", "out", "jobs", "seed", "epochs", "every"])?;
+fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, TRAIN_FLAGS)?;
+    args.no_positional()?;
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
     let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.weights"));
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
@@ -661,24 +604,23 @@ fn train_command(words: &[String]) -> Result<ExitCode, UsageError> {
         command: format!("reversi train {}", words.join(" ")),
     };
     let mut log = io::stderr().lock();
-    crate::train::run(&options, &mut log).map_err(|e| UsageError(format!("train: {e}")))?;
+    crate::train::run(&options, &mut log).map_err(|e| failed("train", e))?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn solve_command(words: &[String]) -> Result<ExitCode, UsageError> {
+fn solve_command(words: &[String]) -> Result<ExitCode, CliError> {
     use crate::solve::{self, Mode, Options};
-    let args = Args::parse(words)?;
-    args.only(&["wld", "all", "depth-limit", "time", "hash", "eval"])?;
+    let args = Args::parse(words, SOLVE_FLAGS)?;
     let eval = eval_flag(&args)?;
     let mode = match (args.has("wld"), args.has("all")) {
-        (true, true) => return Err(UsageError("--wld and --all do not go together".into())),
+        (true, true) => return Err(usage("--wld and --all do not go together")),
         (true, false) => Mode::Wld,
         (false, true) => Mode::All,
         (false, false) => Mode::Exact,
     };
     let time = match args.number::<f64>("time")? {
         Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
-        Some(_) => return Err(UsageError("--time is a positive number of seconds".into())),
+        Some(_) => return Err(usage("--time is a positive number of seconds")),
         None => None,
     };
     let options = Options {
@@ -688,25 +630,37 @@ fn solve_command(words: &[String]) -> Result<ExitCode, UsageError> {
         hash_mb: args.number("hash")?.unwrap_or(64),
         eval,
     };
-    let text =
-        solve::read_input(args.positional.first().map(String::as_str)).map_err(UsageError)?;
+    let (name, text) = match args.positional.as_slice() {
+        [] => {
+            let mut text = String::new();
+            io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| failed("stdin", e))?;
+            ("stdin", text)
+        }
+        [path] => (path.as_str(), read_file(path)?),
+        [_, extra, ..] => return Err(usage(format!("unexpected '{extra}'"))),
+    };
     let mut out = io::stdout().lock();
     match solve::run(&text, &options, &mut out) {
         Ok(true) => Ok(ExitCode::SUCCESS),
         Ok(false) => Ok(ExitCode::from(1)),
         // A reader that stopped reading (`| head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(UsageError(e.to_string())),
+        Err(solve::RunError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(solve::RunError::Output(e)) => Err(failed("stdout", e)),
+        Err(solve::RunError::Line(e)) => Err(failed(name, e)),
     }
 }
 
-fn bio97_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    let args = Args::parse(words)?;
-    args.only(&["strategy"])?;
+fn bio97_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, BIO97_FLAGS)?;
+    args.no_positional()?;
     let strategy = match args.text("strategy").unwrap_or("2") {
         "1" => crate::bio97::Strategy::MostTurned,
         "2" => crate::bio97::Strategy::BestAfterReply,
-        other => return Err(UsageError(format!("--strategy is 1 or 2, not '{other}'"))),
+        other => return Err(usage(format!("--strategy is 1 or 2, not '{other}'"))),
     };
     let stdin = io::stdin();
     let mut output = BufWriter::new(io::stdout().lock());
@@ -714,223 +668,70 @@ fn bio97_command(words: &[String]) -> Result<ExitCode, UsageError> {
     match crate::bio97::run(&mut stdin.lock(), &mut output, &mut log, strategy) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => {
-            eprintln!("bio97: {e}");
-            Ok(ExitCode::from(1))
-        }
+        Err(e) => Err(failed("bio97", e)),
     }
 }
 
-fn tournament_command(words: &[String]) -> Result<ExitCode, UsageError> {
-    use crate::tournament::{self as t, knockout, ladder, Openings, RefereeArena};
-    let args = Args::parse(words)?;
-    args.only(&[
-        "players",
-        "format",
-        "games",
-        "rounds",
-        "pair-games",
-        "seed",
-        "move-time",
-        "jobs",
-        "out",
-        "openings",
-    ])?;
-    let path = args
-        .text("players")
-        .ok_or_else(|| UsageError("tournament needs --players FILE".into()))?;
-    let text = std::fs::read_to_string(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
-    let entrants = t::parse_entrants(&text).map_err(|e| UsageError(format!("{path}: {e}")))?;
-    let seed = args.number::<u64>("seed")?.unwrap_or(1);
-    let limit = Duration::from_millis(args.number::<u64>("move-time")?.unwrap_or(1000));
-    let jobs = jobs_flag(&args, "tournament")?;
-    let mut openings = match args.text("openings") {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| UsageError(format!("{p}: {e}")))?;
-            Openings::parse(&text, seed).map_err(|e| UsageError(format!("{p}: {e}")))?
-        }
-        None => Openings::default(),
-    };
-    let out = args.text("out").map(PathBuf::from);
-    let games_dir = out.as_ref().map(|d| d.join("games"));
-    if let Some(dir) = &games_dir {
-        std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(String::from).collect()
     }
-    let arena = RefereeArena::new(entrants.clone(), limit, jobs, games_dir);
-    let flush_log = |arena: &RefereeArena| {
-        for line in arena.log.lock().expect("log lock").drain(..) {
-            println!("{line}");
-        }
-    };
-    let name = |e: usize| entrants[e].name.clone();
-    let (header, rows, svg): (Vec<&str>, Vec<Vec<String>>, Option<String>) = match args
-        .text("format")
-        .unwrap_or("knockout")
-    {
-        "knockout" => {
-            let k = knockout::run(entrants.len(), &arena, &mut openings, seed);
-            flush_log(&arena);
-            for (r, pairings) in k.rounds.iter().enumerate() {
-                println!("round {}:", r + 1);
-                for p in pairings {
-                    let tag = |e: usize| format!("#{} {}", k.standings[e].number, name(e));
-                    match (p.light, &p.outcome) {
-                        (None, _) => println!("  {} has the bye", tag(p.dark)),
-                        (Some(l), Some(o)) => {
-                            let how = match &o.forfeit {
-                                Some((loser, why)) => format!("{} forfeits ({why})", loser.name()),
-                                None => format!("{}-{}", o.black_discs, o.white_discs),
-                            };
-                            let restart = if p.restarted_by.is_empty() {
-                                String::new()
-                            } else {
-                                let who: Vec<String> =
-                                    p.restarted_by.iter().map(|&e| name(e)).collect();
-                                format!(" (restarted for {})", who.join(", "))
-                            };
-                            println!(
-                                "  {} (dark) v {} (light): {how}, {} goes through{restart}",
-                                tag(p.dark),
-                                tag(l),
-                                name(p.winner)
-                            );
-                        }
-                        (Some(_), None) => {}
-                    }
-                }
-            }
-            println!("winner: {}", name(k.winner));
-            println!(
-                "top points scorer: {} ({} points)",
-                name(k.top_scorer()),
-                k.standings[k.top_scorer()].points
-            );
-            let rows = k
-                .table_order()
-                .iter()
-                .enumerate()
-                .map(|(rank, &e)| {
-                    let s = &k.standings[e];
-                    vec![
-                        (rank + 1).to_string(),
-                        name(e),
-                        s.number.to_string(),
-                        s.points.to_string(),
-                        s.games.to_string(),
-                        s.wins.to_string(),
-                        s.draws.to_string(),
-                        s.losses.to_string(),
-                        s.differential().to_string(),
-                        s.discs_for.to_string(),
-                        s.restarts.to_string(),
-                        s.out_in_round
-                            .map_or("winner".to_string(), |r| format!("out in round {r}")),
-                    ]
-                })
-                .collect();
-            let header = vec![
-                "rank", "player", "number", "points", "games", "wins", "draws", "losses", "diff",
-                "for", "restarts", "result",
-            ];
-            (
-                header,
-                rows,
-                Some(crate::tournament::bracket_svg::render(&k, &entrants)),
-            )
-        }
-        "elo" => {
-            let games = args.number::<u32>("games")?.unwrap_or(20);
-            let (pool, stopped) =
-                crate::tournament::elo::run(entrants.len(), &arena, &mut openings, games, jobs);
-            flush_log(&arena);
-            if let Some(why) = stopped {
-                println!("{why}");
-            }
-            let rows = pool
-                .table_order()
-                .iter()
-                .enumerate()
-                .map(|(rank, &e)| {
-                    let p = &pool.players[e];
-                    vec![
-                        (rank + 1).to_string(),
-                        name(e),
-                        format!("{:.0}", p.rating),
-                        p.games.to_string(),
-                        p.wins.to_string(),
-                        p.draws.to_string(),
-                        p.losses.to_string(),
-                    ]
-                })
-                .collect();
-            (
-                vec![
-                    "rank", "player", "rating", "games", "wins", "draws", "losses",
-                ],
-                rows,
-                None,
-            )
-        }
-        "ladder" => {
-            let rounds = args.number::<usize>("rounds")?.unwrap_or(3);
-            let per_pair = args
-                .number::<usize>("pair-games")?
-                .unwrap_or(ladder::GAMES_PER_PAIR)
-                .max(1);
-            let mut l = ladder::Ladder::new(entrants.len());
-            for r in 0..rounds {
-                l.round(&arena, &mut openings, per_pair);
-                flush_log(&arena);
-                let order: Vec<String> = l.order.iter().map(|&e| name(e)).collect();
-                println!("after round {}: {}", r + 1, order.join(" > "));
-            }
-            let rows = l
-                .order
-                .iter()
-                .enumerate()
-                .map(|(rank, &e)| {
-                    let r = &l.records[e];
-                    vec![
-                        (rank + 1).to_string(),
-                        name(e),
-                        format!("{:.1}", r.rating()),
-                        format!("{:.1}", ladder::rating(r.black_wins, r.black_games)),
-                        format!("{:.1}", ladder::rating(r.white_wins, r.white_games)),
-                        r.games.to_string(),
-                        r.wins.to_string(),
-                    ]
-                })
-                .collect();
-            (
-                vec![
-                    "rank", "player", "rating", "as-black", "as-white", "games", "wins",
-                ],
-                rows,
-                None,
-            )
-        }
-        other => {
-            return Err(UsageError(format!(
-                "--format is knockout, elo or ladder, not '{other}'"
-            )))
-        }
-    };
-    println!();
-    print!("{}", crate::tournament::to_text(&header, &rows));
-    if let Some(dir) = &out {
-        let write = |file: &str, text: &str| {
-            std::fs::write(dir.join(file), text)
-                .map_err(|e| UsageError(format!("{}: {e}", dir.join(file).display())))
-        };
-        write("standings.csv", &crate::tournament::to_csv(&header, &rows))?;
-        write(
-            "standings.json",
-            &crate::tournament::to_json(&header, &rows),
-        )?;
-        if let Some(svg) = &svg {
-            write("bracket.svg", svg)?;
-        }
-        println!("results in {}", dir.display());
+
+    fn options(line: &str) -> Result<BotOptions, CliError> {
+        bot_options(&Args::parse(&words(line), BOT_FLAGS)?)
     }
-    Ok(ExitCode::SUCCESS)
+
+    #[test]
+    fn flags_are_checked_as_they_are_read() {
+        let args = Args::parse(&words("x --games=4 --show y"), MATCH_FLAGS).unwrap();
+        assert_eq!(args.positional, ["x", "y"]);
+        assert_eq!(args.number::<u32>("games"), Ok(Some(4)));
+        assert!(args.has("show"));
+        let error = |line: &str, flags| Args::parse(&words(line), flags).err();
+        assert_eq!(
+            error("--shw", MATCH_FLAGS),
+            Some(usage("unknown flag --shw"))
+        );
+        assert_eq!(
+            error("--games", MATCH_FLAGS),
+            Some(usage("--games needs a value"))
+        );
+        assert_eq!(
+            error("--show=yes", MATCH_FLAGS),
+            Some(usage("--show takes no value"))
+        );
+        // A flag of another command is unknown here.
+        assert!(error("--games 2", BOT_FLAGS).is_some());
+    }
+
+    #[test]
+    fn depth_and_nodes_fix_the_search_and_drop_the_clock_unless_asked() {
+        let o = options("--depth 5").unwrap();
+        assert_eq!((o.stop, o.move_time), (Stop::Depth(5), None));
+        let o = options("--nodes 1000 --move-time 300").unwrap();
+        assert_eq!(
+            (o.stop, o.move_time),
+            (Stop::Nodes(1000), Some(Duration::from_millis(300)))
+        );
+        let o = options("--move-time 300").unwrap();
+        assert_eq!(
+            (o.stop, o.move_time),
+            (Stop::Clock, Some(Duration::from_millis(300)))
+        );
+        assert!(matches!(
+            options("--depth 5 --nodes 100"),
+            Err(CliError::Usage(_))
+        ));
+        assert!(matches!(options("--depth 0"), Err(CliError::Usage(_))));
+    }
+
+    #[test]
+    fn usage_errors_exit_2_and_failed_runs_exit_1() {
+        assert_eq!(usage("x").exit_code(), ExitCode::from(2));
+        assert_eq!(failed("f", "gone").exit_code(), ExitCode::from(1));
+        assert_eq!(failed("f", "gone"), CliError::Failed("f: gone".into()));
+    }
 }

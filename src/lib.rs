@@ -20,12 +20,14 @@
 //! Dependencies point one way: bitboard <- movegen <- board <- {eval, tt}
 //! <- search <- protocol.
 
+pub mod arena;
 pub mod bench;
 pub mod bio97;
 pub mod bitboard;
 pub mod board;
 pub mod cli;
 pub mod clock;
+pub mod duel;
 pub mod eval;
 pub mod movegen;
 pub mod movelist;
@@ -38,6 +40,8 @@ pub mod referee;
 pub mod rules;
 pub mod search;
 pub mod solve;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod tournament;
 pub mod train;
 pub mod transcript;

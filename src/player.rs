@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::clock::Deadline;
 use crate::eval::{Evaluator, DISC};
 use crate::movegen::flips;
-use crate::search::{Limits, SearchResult, Searcher};
+use crate::search::{Limits, ScoreKind, SearchResult, Searcher, Stop};
 use std::time::{Duration, Instant};
 
 /// A move (or `None` to pass) and one line saying how it was chosen.
@@ -23,43 +23,74 @@ pub trait Player {
     fn choose(&mut self, board: &Board, started: Instant) -> Choice;
 }
 
+/// How the bot plays: every setting of `reversi [BOT FLAGS]`, with the
+/// judge's defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct BotOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    pub eval: Evaluator,
+    /// What ends a search: the clock (the default), or a fixed depth or
+    /// node count for reproducible replies.
+    pub stop: Stop,
+    /// The judge's limit per reply. `None` leaves the clock out altogether,
+    /// which only a fixed depth or node count may do (a clocked search
+    /// without a limit uses the judge's second).
+    pub move_time: Option<Duration>,
+}
+
+impl Default for BotOptions {
+    /// What a judge gets: the trained evaluation, 16 MB, the clock, 1 s a
+    /// reply (or what our referee announced in `REVERSI_MOVE_TIME`).
+    fn default() -> BotOptions {
+        BotOptions {
+            hash_mb: crate::tt::DEFAULT_MB,
+            eval: Evaluator::DEFAULT,
+            stop: Stop::Clock,
+            move_time: Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT)),
+        }
+    }
+}
+
+/// The limit a referee of ours announced (see `program::MOVE_TIME_ENV`).
+#[must_use]
+pub fn limit_from_env() -> Option<Duration> {
+    let ms: u64 = std::env::var(crate::program::MOVE_TIME_ENV)
+        .ok()?
+        .parse()
+        .ok()?;
+    Some(Duration::from_millis(ms.max(1)))
+}
+
 /// The searching engine.
 pub struct Engine {
     searcher: Searcher,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    move_time: Duration,
+    options: BotOptions,
 }
 
 impl Engine {
     #[must_use]
-    pub fn new(
-        hash_mb: usize,
-        eval: Evaluator,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        move_time: Duration,
-    ) -> Engine {
+    pub fn new(options: BotOptions) -> Engine {
         Engine {
-            searcher: Searcher::new(hash_mb, eval),
-            depth,
-            nodes,
-            move_time,
+            searcher: Searcher::new(options.hash_mb, options.eval),
+            options,
         }
     }
 
+    /// A fixed depth or node count with no move time is reproducible: no
+    /// clock at all. With a move time, the clock stops the search too.
     fn limits(&self, started: Instant) -> Limits {
-        // A fixed depth or node count makes the search reproducible, so the
-        // clock is left out unless the user asked for both.
-        let deadline = if self.depth.is_some() || self.nodes.is_some() {
-            Deadline::unlimited(started)
-        } else {
-            Deadline::for_limit(started, self.move_time)
+        let move_time = match (self.options.stop, self.options.move_time) {
+            (_, Some(t)) => Some(t),
+            (Stop::Clock, None) => Some(crate::clock::JUDGE_LIMIT),
+            (Stop::Depth(_) | Stop::Nodes(_), None) => None,
         };
         Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            deadline,
+            stop: self.options.stop,
+            deadline: move_time.map_or_else(
+                || Deadline::unlimited(started),
+                |t| Deadline::for_limit(started, t),
+            ),
             solver: true,
         }
     }
@@ -69,17 +100,17 @@ impl Engine {
 /// when solved, or `... solved win ...` when solved as win/draw/loss only.
 #[must_use]
 pub fn describe(result: &SearchResult) -> String {
-    let score = if result.exact {
-        format!("exact {:+}", result.score / DISC)
-    } else if result.wld {
-        let outcome = match result.score.signum() {
-            1 => "win",
-            0 => "draw",
-            _ => "loss",
-        };
-        format!("solved {outcome}")
-    } else {
-        format!("score {:+.2}", f64::from(result.score) / f64::from(DISC))
+    let score = match result.kind {
+        ScoreKind::Exact => format!("exact {:+}", result.score / DISC),
+        ScoreKind::Wld => {
+            let outcome = match result.score.signum() {
+                1 => "win",
+                0 => "draw",
+                _ => "loss",
+            };
+            format!("solved {outcome}")
+        }
+        ScoreKind::Estimate => format!("score {:+.2}", f64::from(result.score) / f64::from(DISC)),
     };
     let ms = result.elapsed.as_secs_f64() * 1000.0;
     let knps = if ms > 0.0 {
@@ -100,7 +131,7 @@ impl Player for Engine {
 
     fn choose(&mut self, board: &Board, started: Instant) -> Choice {
         let limits = self.limits(started);
-        let result = self.searcher.search(board, &limits, |_| {});
+        let result = self.searcher.search(board, &limits);
         Choice {
             square: result.best,
             info: describe(&result),

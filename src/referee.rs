@@ -65,6 +65,15 @@ impl Game {
         }
     }
 
+    /// `33-31`, or `black forfeits: REASON`.
+    #[must_use]
+    pub fn result_text(&self) -> String {
+        match &self.ending {
+            Ending::Finished { black, white } => format!("{black}-{white}"),
+            Ending::Forfeit { loser, reason } => format!("{} forfeits: {reason}", loser.name()),
+        }
+    }
+
     /// The moves as `f5d6..`, `--` for a pass.
     #[must_use]
     pub fn move_text(&self) -> String {
@@ -252,100 +261,5 @@ fn close(game: &mut Game, sides: Vec<Side>) {
         }
         let _ = side.program.finish(Duration::from_millis(500));
         game.transcripts[i] = std::mem::take(&mut side.transcript);
-    }
-}
-
-/// Each program's totals over a match.
-#[derive(Clone, Debug, Default)]
-pub struct Tally {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    pub forfeits: u32,
-    /// Sum of disc differences from this program's side.
-    pub margin: i64,
-    pub games: u32,
-    pub slowest: Duration,
-    pub total_time: Duration,
-    pub replies: u32,
-}
-
-impl Tally {
-    pub fn add(&mut self, game: &Game, color: Color) {
-        let i = match color {
-            Color::Black => 0,
-            Color::White => 1,
-        };
-        self.games += 1;
-        let margin = match color {
-            Color::Black => game.black_margin(),
-            Color::White => -game.black_margin(),
-        };
-        self.margin += i64::from(margin);
-        match game.winner() {
-            None => self.draws += 1,
-            Some(c) if c == color => self.wins += 1,
-            Some(_) => self.losses += 1,
-        }
-        if matches!(&game.ending, Ending::Forfeit { loser, .. } if *loser == color) {
-            self.forfeits += 1;
-        }
-        for &t in &game.times[i] {
-            self.slowest = self.slowest.max(t);
-            self.total_time += t;
-            self.replies += 1;
-        }
-    }
-
-    /// Points as a fraction: a win 1, a draw one half.
-    #[must_use]
-    pub fn score(&self) -> f64 {
-        if self.games == 0 {
-            return 0.0;
-        }
-        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games)
-    }
-
-    #[must_use]
-    pub fn mean_reply(&self) -> Duration {
-        if self.replies == 0 {
-            Duration::ZERO
-        } else {
-            self.total_time / self.replies
-        }
-    }
-}
-
-/// The Elo difference that a score fraction implies, and a 95% interval
-/// from the per-game variance (win 1, draw 1/2, loss 0).
-#[must_use]
-pub fn elo_estimate(tally: &Tally) -> Option<(f64, f64, f64)> {
-    let n = f64::from(tally.games);
-    // At 0% or 100% the estimate is infinite: no interval to give.
-    if tally.games < 2 || tally.wins == tally.games || tally.losses == tally.games {
-        return None;
-    }
-    let s = tally.score();
-    let elo = |p: f64| -400.0 * (1.0 / p.clamp(1e-6, 1.0 - 1e-6) - 1.0).log10();
-    let mean_sq = (f64::from(tally.wins) + 0.25 * f64::from(tally.draws)) / n;
-    let sd = ((mean_sq - s * s).max(0.0) / n).sqrt();
-    Some((elo(s), elo(s - 1.96 * sd), elo(s + 1.96 * sd)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_of_an_even_score_is_zero() {
-        let t = Tally {
-            wins: 5,
-            losses: 5,
-            games: 10,
-            ..Tally::default()
-        };
-        let (elo, lo, hi) = elo_estimate(&t).unwrap();
-        assert!(elo.abs() < 1e-9);
-        assert!(lo < 0.0 && hi > 0.0);
     }
 }

@@ -3,11 +3,11 @@
 //! `MOVE:score` pairs; `%` starts a comment).
 
 use crate::bitboard::Square;
-use crate::board::Board;
+use crate::board::{Board, ParseBoardError};
 use crate::clock::Deadline;
 use crate::eval::{Evaluator, DISC};
-use crate::search::{endgame, Limits, Searcher};
-use std::io::{Read, Write};
+use crate::search::{Limits, ScoreKind, Searcher, SolveKind, Stop};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// One OBF line.
@@ -33,8 +33,36 @@ impl ObfPosition {
     }
 }
 
+/// Why an OBF line does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObfError {
+    MissingBoard,
+    MissingSide,
+    /// The board or side to move, with the board parser's reason.
+    BadBoard(ParseBoardError),
+    /// A `MOVE:score` part without the colon.
+    BadMoveScore(String),
+    BadMove(String),
+    BadScore(String),
+}
+
+impl std::fmt::Display for ObfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ObfError::MissingBoard => write!(f, "missing board"),
+            ObfError::MissingSide => write!(f, "missing side to move"),
+            ObfError::BadBoard(e) => write!(f, "{e}"),
+            ObfError::BadMoveScore(part) => write!(f, "bad move score '{part}'"),
+            ObfError::BadMove(m) => write!(f, "bad move '{m}'"),
+            ObfError::BadScore(v) => write!(f, "bad score '{v}'"),
+        }
+    }
+}
+
+impl std::error::Error for ObfError {}
+
 /// Parses one OBF line; `Ok(None)` for a blank or comment line.
-pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, String> {
+pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, ObfError> {
     let line = line.split('%').next().unwrap_or("").trim();
     if line.is_empty() {
         return Ok(None);
@@ -42,9 +70,9 @@ pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, String> {
     let mut parts = line.split(';');
     let head = parts.next().unwrap_or("");
     let mut words = head.split_whitespace();
-    let cells = words.next().ok_or("missing board")?;
-    let side = words.next().ok_or("missing side to move")?;
-    let (board, _) = Board::parse(cells, side).map_err(|e| e.to_string())?;
+    let cells = words.next().ok_or(ObfError::MissingBoard)?;
+    let side = words.next().ok_or(ObfError::MissingSide)?;
+    let (board, _) = Board::parse(cells, side).map_err(ObfError::BadBoard)?;
     let mut scores = Vec::new();
     for part in parts {
         let part = part.trim();
@@ -53,16 +81,44 @@ pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, String> {
         }
         let (mv, score) = part
             .split_once(':')
-            .ok_or_else(|| format!("bad move score '{part}'"))?;
-        let sq = Square::parse(mv.trim()).ok_or_else(|| format!("bad move '{mv}'"))?;
+            .ok_or_else(|| ObfError::BadMoveScore(part.to_string()))?;
+        let sq = Square::parse(mv.trim()).ok_or_else(|| ObfError::BadMove(mv.to_string()))?;
         let score: i32 = score
             .trim()
             .trim_start_matches('+')
             .parse()
-            .map_err(|_| format!("bad score '{score}'"))?;
+            .map_err(|_| ObfError::BadScore(score.to_string()))?;
         scores.push((sq, score));
     }
     Ok(Some(ObfPosition { board, scores }))
+}
+
+/// Why `reversi solve` stopped.
+#[derive(Debug)]
+pub enum RunError {
+    /// A line of the input is not OBF.
+    Line(LineError),
+    /// The report could not be written.
+    Output(std::io::Error),
+}
+
+/// An input line that does not parse, with its number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    pub line: usize,
+    pub error: ObfError,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.error)
+    }
+}
+
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> RunError {
+        RunError::Output(e)
+    }
 }
 
 /// What `reversi solve` computes for each position.
@@ -122,77 +178,73 @@ fn outcome(score: i32) -> &'static str {
     }
 }
 
-/// Solves one position for the side to move.
+/// Solves one position for the side to move. An exact answer comes
+/// without its principal variation, which the caller reads from the solved
+/// table once the clock has stopped.
 fn answer(s: &mut Searcher, board: &Board, options: &Options) -> Answer {
     let empties = board.empty_count();
     let partial = options.time.is_some() || options.depth_limit.is_some_and(|d| empties > d);
     if partial && board.has_moves() {
         let start = Instant::now();
         let limits = Limits {
-            depth: options.depth_limit.filter(|&d| empties > d),
-            nodes: None,
+            stop: match options.depth_limit.filter(|&d| empties > d) {
+                Some(depth) => Stop::Depth(depth),
+                None => Stop::Clock,
+            },
             deadline: options.time.map_or_else(
                 || Deadline::unlimited(start),
                 |t| Deadline::exactly(start, t),
             ),
             solver: options.depth_limit.is_none_or(|d| empties <= d),
         };
-        let r = s.search(board, &limits, |_| {});
-        return if r.exact {
-            let score = r.score / DISC;
-            Answer::Exact {
-                best: r.best,
-                score,
-                pv: endgame::principal_variation(s, board, score),
-            }
-        } else if r.wld {
-            Answer::Wld {
+        let r = s.search(board, &limits);
+        return match r.kind {
+            ScoreKind::Exact => Answer::Exact {
                 best: r.best,
                 score: r.score / DISC,
-            }
-        } else {
-            Answer::Estimate {
+                pv: Vec::new(),
+            },
+            ScoreKind::Wld => Answer::Wld {
+                best: r.best,
+                score: r.score / DISC,
+            },
+            ScoreKind::Estimate => Answer::Estimate {
                 best: r.best,
                 score: r.score,
                 depth: r.depth,
-            }
+            },
         };
     }
     if !board.has_moves() {
         // A pass: the opponent's solve, negated (or the final count).
-        let score = if board.is_game_over() {
-            board.final_score()
-        } else {
-            -endgame::solve(s, &board.pass(), -64, 64)
-        };
+        let score = s.exact_score(board);
         return match options.mode {
             Mode::Wld => Answer::Wld { best: None, score },
             Mode::All => Answer::All(Vec::new()),
             Mode::Exact => Answer::Exact {
                 best: None,
                 score,
-                pv: endgame::principal_variation(s, board, score),
+                pv: Vec::new(),
             },
         };
     }
     match options.mode {
         Mode::Exact => {
-            let (best, score) = endgame::solve_root(s, board, None).expect("no clock, no stop");
+            let (best, score) = s.solve(board, SolveKind::Exact);
             Answer::Exact {
                 best: Some(best),
                 score,
-                pv: endgame::principal_variation(s, board, score),
+                pv: Vec::new(),
             }
         }
         Mode::Wld => {
-            let (best, score) =
-                endgame::solve_root_window(s, board, None, -1, 1).expect("no clock, no stop");
+            let (best, score) = s.solve(board, SolveKind::Wld);
             Answer::Wld {
                 best: Some(best),
                 score,
             }
         }
-        Mode::All => Answer::All(endgame::move_scores(s, board)),
+        Mode::All => Answer::All(s.move_scores(board)),
     }
 }
 
@@ -248,32 +300,26 @@ fn report(answer: &Answer, position: &ObfPosition) -> (String, Option<bool>) {
 
 /// `reversi solve`: every position of `text`, one line each, then a total.
 /// Returns false when any answer disagrees with the scores listed.
-/// A line that is not OBF is an `InvalidData` error naming the line.
-pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Result<bool> {
+pub fn run(text: &str, options: &Options, out: &mut impl Write) -> Result<bool, RunError> {
     let mut searcher = Searcher::new(options.hash_mb, options.eval);
     let (mut total_nodes, mut total_time) = (0u64, 0.0f64);
     let (mut count, mut wrong, mut unsolved) = (0, 0, 0);
     for (n, line) in text.lines().enumerate() {
-        let parsed = parse_obf(line).map_err(|e| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("line {}: {e}", n + 1),
-            )
-        })?;
+        let parsed =
+            parse_obf(line).map_err(|error| RunError::Line(LineError { line: n + 1, error }))?;
         let Some(position) = parsed else {
             continue;
         };
         count += 1;
-        searcher.tt.wipe();
-        searcher.reset_nodes();
+        searcher.forget();
         let start = Instant::now();
         let mut answer = answer(&mut searcher, &position.board, options);
         let secs = start.elapsed().as_secs_f64();
-        let nodes = searcher.nodes;
+        let nodes = searcher.nodes();
         // The line is read from the solved table after the clock stops, so
         // nodes and time are the solve's alone.
         if let Answer::Exact { score, pv, .. } = &mut answer {
-            *pv = endgame::principal_variation(&mut searcher, &position.board, *score);
+            *pv = searcher.principal_variation(&position.board, *score);
         }
         total_nodes += nodes;
         total_time += secs;
@@ -304,18 +350,4 @@ pub fn run(text: &str, options: &Options, out: &mut impl Write) -> std::io::Resu
         total_nodes as f64 / total_time.max(1e-9) / 1e6
     )?;
     Ok(wrong == 0)
-}
-
-/// Reads FILE, or stdin when `path` is `None`.
-pub fn read_input(path: Option<&str>) -> Result<String, String> {
-    let mut text = String::new();
-    match path {
-        Some(path) => text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?,
-        None => {
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| format!("stdin: {e}"))?;
-        }
-    }
-    Ok(text)
 }

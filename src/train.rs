@@ -23,7 +23,7 @@ use crate::bitboard::Square;
 use crate::board::Board;
 use crate::eval::pattern::{self, FEATURES, STAGES, STAGE_SIZE, WEIGHT_SCALE};
 use crate::eval::{hand, Evaluator, DISC};
-use crate::search::{endgame, Searcher};
+use crate::search::Searcher;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -153,13 +153,7 @@ fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
     };
     let (target, target_black) = positions[solve_at];
     searcher.new_game();
-    let score = if target.is_game_over() {
-        target.final_score()
-    } else if target.has_moves() {
-        endgame::solve(searcher, &target, -64, 64)
-    } else {
-        -endgame::solve(searcher, &target.pass(), -64, 64)
-    };
+    let score = searcher.exact_score(&target);
     positions[..solve_at]
         .iter()
         .map(|&(board, black)| Sample {
@@ -409,10 +403,7 @@ mod tests {
         assert_eq!(samples.len(), 60 - SOLVE_EMPTIES as usize);
         let last = samples.last().unwrap();
         let next = replay(game).unwrap()[samples.len()].0;
-        assert_eq!(
-            i32::from(last.label),
-            -endgame::solve(&mut s, &next, -64, 64)
-        );
+        assert_eq!(i32::from(last.label), -s.exact_score(&next));
         // The first position (the start) is labelled for black.
         assert_eq!(samples[0].board, Board::start());
     }

@@ -16,6 +16,10 @@ use crate::board::Board;
 /// a probe of any depth.
 pub const DEPTH_EXACT: u8 = 255;
 
+/// The best-move field of an entry that names no move (square indices
+/// are 0..64).
+pub const NO_MOVE: u8 = 64;
+
 /// Default size in MiB; `--hash` changes it.
 pub const DEFAULT_MB: usize = 16;
 
@@ -35,7 +39,7 @@ pub struct Entry {
     pub score: i32,
     pub bound: Bound,
     pub depth: u8,
-    /// Best move's square index, or 64 for none.
+    /// Best move's square index, or [`NO_MOVE`].
     pub best: u8,
 }
 

@@ -381,7 +381,7 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..300 {
             let empties = 4 + rng.u32(..56);
-            let board = crate::search::endgame::tests::random_position(&mut rng, empties);
+            let board = crate::testing::random_position(&mut rng, empties);
             let score = evaluate(&board);
             for sym in 1..8 {
                 assert_eq!(evaluate(&board.transform(sym)), score);

@@ -15,29 +15,22 @@
 //!
 //! Scores here are whole discs (-64..=64), fail-soft.
 
-use super::{probcut, Searcher};
+use super::searcher::Searcher;
 use crate::bitboard::{self, Square};
 use crate::board::Board;
 use crate::eval::stability::stable_discs;
-use crate::eval::{Evaluator, DISC};
+use crate::eval::DISC;
 use crate::movegen::flips;
 use crate::movelist::MoveList;
-use crate::tt::{Bound, DEPTH_EXACT};
+use crate::tt::{Bound, DEPTH_EXACT, NO_MOVE};
 
 /// At or below this many empties the solver drops the table and move
 /// ordering: the bookkeeping costs more than it saves in such small trees
 /// (FFO #20-#39: 7.8 s at 6, 7.2 s at 7, 7.9 s at 8; BENCHMARKS.md).
 pub const DEPTH_TO_SHALLOW: u32 = 7;
 
-/// A solve that no midgame search preceded (`reversi solve`) starts with
-/// one, to depth empties - `WARM_UP_GAP`, at most `WARM_UP_MAX_DEPTH`: the
-/// table then holds a best move for the first plies of the likely lines.
-/// On FFO #20-#39 it more than halved the nodes; the gap and the cap were
-/// chosen there (BENCHMARKS.md): 13 took 140 M nodes against 150 M at 14
-/// in the same time, and without the cap #39 (26 empties) spent 10 M
-/// midgame nodes warming up for a 1.4 M node solve.
-pub const WARM_UP_GAP: u32 = 13;
-pub const WARM_UP_MAX_DEPTH: u32 = 10;
+/// Below any final score: "no move tried yet" for a node's best score.
+const NO_SCORE: i32 = -65;
 
 /// The four 4x4 quarters of the board, for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -47,55 +40,16 @@ const QUADRANTS: [u64; 4] = [
     0xf0f0_f0f0_0000_0000,
 ];
 
-/// Solves the whole game from `board` with a full window. Returns the best
-/// move and the exact score in discs, or `None` when stopped by the clock.
-/// `first` is searched first (the midgame's best guess); without one, a
-/// short midgame search ([`WARM_UP_GAP`]) and selective solves
-/// ([`probcut::LEVELS`]) run first to fill the table with best moves.
-pub fn solve_root(s: &mut Searcher, board: &Board, first: Option<Square>) -> Option<(Square, i32)> {
-    solve_root_window(s, board, first, -64, 64)
-}
-
-/// As [`solve_root`] within (`alpha`, `beta`): with (-1, 1) it only tells a
-/// win from a draw from a loss, which is much faster.
-pub fn solve_root_window(
+/// Solves at the root within (`alpha`, `beta`): `first` (a square index,
+/// or [`NO_MOVE`]) first, then the rest in the solver's order. Returns the
+/// best move and its score in discs, or `None` when stopped.
+pub(super) fn solve_root(
     s: &mut Searcher,
     board: &Board,
-    first: Option<Square>,
+    first: u8,
     alpha: i32,
     beta: i32,
 ) -> Option<(Square, i32)> {
-    let mut first = first.map_or(64, |sq| sq.index() as u8);
-    let empties = board.empty_count();
-    if first == 64 && empties > WARM_UP_GAP {
-        // No midgame search came first: run a short one, for the table's
-        // best moves along the likely lines.
-        for depth in 1..=(empties - WARM_UP_GAP).min(WARM_UP_MAX_DEPTH) {
-            super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
-        }
-        // Then selective solves (ProbCut), which leave a best move at the
-        // nodes of the likely lines all the way down to the exact solver's
-        // leaves. Each level stores its results 2 plies deeper, so that the
-        // next does not take the looser level's bounds for its own.
-        //
-        // Not before a win/draw/loss solve, already cheap: on FFO #20-#39
-        // the passes saved 6% of its nodes and cost 10% more time. Nor
-        // with the hand evaluation: ProbCut's margins are the trained
-        // evaluation's measured errors (with the hand one: 384 M nodes
-        // against 316 M without the passes).
-        let selective = empties >= probcut::SELECTIVE_FROM_EMPTIES
-            && beta - alpha > 2
-            && s.eval == Evaluator::Pattern;
-        if selective {
-            for (level, &t) in probcut::LEVELS.iter().enumerate() {
-                s.selectivity = Some(t);
-                let depth = empties + 2 * level as u32;
-                super::midgame::pvs(s, board, -super::INFINITY, super::INFINITY, depth);
-                s.selectivity = None;
-            }
-        }
-        first = s.tt.probe(board).map_or(64, |e| e.best);
-    }
     let mut list = ordered(s, board, board.moves(), first);
     list.sort_by_key(|&(sq, _, key)| (-key, sq));
     root_pass(s, &list, alpha, beta)
@@ -141,7 +95,11 @@ fn root_pass(
 /// at each step, the first move (the table's first) whose exact score is
 /// `score`; `None` for a pass. Each check is a narrow-window solve that the
 /// table, still holding the solve, mostly answers at once.
-pub fn principal_variation(s: &mut Searcher, board: &Board, score: i32) -> Vec<Option<Square>> {
+pub(super) fn principal_variation(
+    s: &mut Searcher,
+    board: &Board,
+    score: i32,
+) -> Vec<Option<Square>> {
     let mut line = Vec::new();
     let (mut board, mut score) = (*board, score);
     while !board.is_game_over() {
@@ -151,7 +109,7 @@ pub fn principal_variation(s: &mut Searcher, board: &Board, score: i32) -> Vec<O
             score = -score;
             continue;
         }
-        let first = s.tt.probe(&board).map_or(64, |e| e.best);
+        let first = s.tt.probe(&board).map_or(NO_MOVE, |e| e.best);
         let mut list = ordered(s, &board, board.moves(), first);
         list.sort_by_key(|&(sq, _, key)| (-key, sq));
         let next = list
@@ -168,7 +126,7 @@ pub fn principal_variation(s: &mut Searcher, board: &Board, score: i32) -> Vec<O
 }
 
 /// The exact score of every legal move (the OBF way), best first.
-pub fn move_scores(s: &mut Searcher, board: &Board) -> Vec<(Square, i32)> {
+pub(super) fn move_scores(s: &mut Searcher, board: &Board) -> Vec<(Square, i32)> {
     let mut scores: Vec<(Square, i32)> = bitboard::squares(board.moves())
         .map(|sq| (sq, -solve(s, &board.play(sq), -64, 64)))
         .collect();
@@ -233,7 +191,7 @@ fn solve_2(
     passed: bool,
 ) -> i32 {
     s.nodes += 1;
-    let mut best = -65;
+    let mut best = NO_SCORE;
     let f = flips(x1, board.player, board.opponent);
     if f != 0 {
         best = -last_square_at(s, &board.play_flips(x1, f), x2);
@@ -245,7 +203,7 @@ fn solve_2(
     if f != 0 {
         best = best.max(-last_square_at(s, &board.play_flips(x2, f), x1));
     }
-    if best > -65 {
+    if best > NO_SCORE {
         best
     } else if passed {
         board.final_score()
@@ -280,7 +238,7 @@ fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
 fn solve_3(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
     s.nodes += 1;
     let [a, b, c] = parity_order::<3>(board.empties());
-    let mut best = -65;
+    let mut best = NO_SCORE;
     for (x, rest1, rest2) in [(a, b, c), (b, a, c), (c, a, b)] {
         let f = flips(x, board.player, board.opponent);
         if f == 0 {
@@ -310,7 +268,7 @@ fn solve_3(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
 fn solve_4(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
     s.nodes += 1;
     let order = parity_order::<4>(board.empties());
-    let mut best = -65;
+    let mut best = NO_SCORE;
     for x in order {
         let f = flips(x, board.player, board.opponent);
         if f == 0 {
@@ -329,7 +287,7 @@ fn solve_4(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
 }
 
 /// A solve's result once its moves are tried: the best score, or, when
-/// the side to move had none (`best` still -65), the final count if the
+/// the side to move had none (`best` still [`NO_SCORE`]), the final count if the
 /// other side has just passed too, else `again` for the other side after
 /// a pass.
 #[inline(always)]
@@ -342,7 +300,7 @@ fn best_or_pass(
     passed: bool,
     again: fn(&mut Searcher, &Board, i32, i32, bool) -> i32,
 ) -> i32 {
-    if best > -65 {
+    if best > NO_SCORE {
         best
     } else if passed {
         board.final_score()
@@ -356,7 +314,7 @@ fn best_or_pass(
 /// down to `alpha`: the opponent's stable discs are at most all its discs,
 /// so elsewhere the (costly) count could not cut and `None` comes back.
 #[inline]
-pub(crate) fn stability_ceiling(board: &Board, alpha: i32) -> Option<i32> {
+pub(super) fn stability_ceiling(board: &Board, alpha: i32) -> Option<i32> {
     (alpha >= 64 - 2 * board.opponent.count_ones() as i32)
         .then(|| 64 - 2 * stable_discs(board.opponent, board.player).count_ones() as i32)
 }
@@ -399,7 +357,7 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
             odd |= q;
         }
     }
-    let mut best = -65;
+    let mut best = NO_SCORE;
     for set in ordered_classes(empties, odd) {
         for sq in bitboard::squares(set) {
             let index = sq.index();
@@ -522,7 +480,7 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         beta = beta.min(ceiling);
     }
 
-    let mut first = 64u8;
+    let mut first = NO_MOVE;
     if let Some(entry) = s.tt.probe(board) {
         // A fail-low of a search that was not exact names its move only
         // by a fail-soft score, mostly noise: the ordering below does
@@ -558,8 +516,8 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
             }
         }
     }
-    let mut best = -65;
-    let mut best_move = 64u8;
+    let mut best = NO_SCORE;
+    let mut best_move = NO_MOVE;
     for i in 0..list.len() {
         let mut top = i;
         for j in i + 1..list.len() {
@@ -605,50 +563,10 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::eval::Evaluator;
-    use crate::search::{midgame, INFINITY};
-
-    /// Plain negamax to the end of the game: the reference every solver
-    /// layer is checked against.
-    pub fn negamax(board: &Board) -> i32 {
-        let moves = board.moves();
-        if moves == 0 {
-            let passed = board.pass();
-            return if passed.has_moves() {
-                -negamax(&passed)
-            } else {
-                board.final_score()
-            };
-        }
-        bitboard::squares(moves)
-            .map(|sq| -negamax(&board.play(sq)))
-            .max()
-            .expect("moves is not empty")
-    }
-
-    /// A position reached by random play with about `empties` empties left.
-    pub fn random_position(rng: &mut fastrand::Rng, empties: u32) -> Board {
-        loop {
-            let mut b = Board::start();
-            while b.empty_count() > empties {
-                let moves = b.moves();
-                if moves == 0 {
-                    if b.pass().has_moves() {
-                        b = b.pass();
-                        continue;
-                    }
-                    break;
-                }
-                let list: Vec<usize> = bitboard::squares(moves).map(|s| s.index()).collect();
-                b = b.play_index(list[rng.usize(..list.len())]);
-            }
-            if b.empty_count() == empties {
-                return b;
-            }
-        }
-    }
+    use crate::testing::{negamax, random_position};
 
     #[test]
     fn every_layer_agrees_with_negamax() {
@@ -698,7 +616,7 @@ pub(crate) mod tests {
             if !board.has_moves() {
                 continue;
             }
-            let (_, score) = solve_root(&mut s, &board, None).unwrap();
+            let (_, score) = solve_root(&mut s, &board, NO_MOVE, -64, 64).unwrap();
             let pv = principal_variation(&mut s, &board, score);
             // Played out, the line ends the game with that very score for
             // the side that started it.
@@ -760,62 +678,6 @@ pub(crate) mod tests {
             let _ = solve(&mut bounded, &b, c - 3, c - 2);
             let _ = solve(&mut bounded, &b, c + 1, c + 2);
             assert_eq!(solve(&mut bounded, &b, -64, 64), c);
-        }
-    }
-
-    #[test]
-    fn the_selective_solves_before_a_cold_solve_never_change_its_score() {
-        // Without a first move, `solve_root` runs the warm-up and the
-        // ProbCut passes first: their bounds are guesses, which may order
-        // moves but never decide a score.
-        let mut rng = fastrand::Rng::with_seed(21);
-        let mut warm = Searcher::new(4, Evaluator::DEFAULT);
-        let mut solved = 0;
-        while solved < 6 {
-            let empties = probcut::SELECTIVE_FROM_EMPTIES + rng.u32(..2);
-            let b = random_position(&mut rng, empties);
-            if !b.has_moves() {
-                continue;
-            }
-            let mut plain = Searcher::new(4, Evaluator::DEFAULT);
-            let expected = solve(&mut plain, &b, -64, 64);
-            let (best, score) = solve_root(&mut warm, &b, None).expect("no clock");
-            assert_eq!(score, expected);
-            assert_eq!(-solve(&mut plain, &b.play(best), -64, 64), expected);
-            assert_eq!(warm.selectivity, None);
-            solved += 1;
-        }
-    }
-
-    #[test]
-    fn a_selective_solve_that_cannot_cut_is_exact() {
-        // With a margin wider than any score ProbCut never fires, so what
-        // is left of the selective solve (its own stability cut-off, the
-        // hand-over to the solver) must give the exact score, or, with a
-        // null window, fail on the same side as the exact score.
-        // Lopsided positions, where the stability cut-off comes into play.
-        let mut rng = fastrand::Rng::with_seed(5);
-        let mut tried = 0;
-        while tried < 40 {
-            let b = random_position(&mut rng, 14);
-            let mut plain = Searcher::new(4, Evaluator::DEFAULT);
-            let exact = solve(&mut plain, &b, -64, 64);
-            if exact.abs() < 24 {
-                continue;
-            }
-            tried += 1;
-            let empties = b.empty_count();
-            let mut s = Searcher::new(4, Evaluator::DEFAULT);
-            s.selectivity = Some(1e6);
-            let full = midgame::pvs(&mut s, &b, -INFINITY, INFINITY, empties);
-            assert_eq!(full, exact * DISC);
-            for edge in [exact - 2, exact, exact + 1] {
-                let beta = edge * DISC;
-                let mut s = Searcher::new(4, Evaluator::DEFAULT);
-                s.selectivity = Some(1e6);
-                let probe = midgame::pvs(&mut s, &b, beta - 1, beta, empties);
-                assert_eq!(probe >= beta, exact >= edge, "{exact} against {edge}");
-            }
         }
     }
 }

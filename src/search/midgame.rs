@@ -2,12 +2,16 @@
 //! null windows after the first move) to a fixed depth, with the
 //! transposition table and move ordering.
 
-use super::{endgame, probcut, Searcher, INFINITY};
+use super::searcher::Searcher;
+use super::{endgame, probcut};
 use crate::bitboard;
 use crate::board::Board;
 use crate::eval::{Score, DISC};
 use crate::movelist::MoveList;
-use crate::tt::{Bound, DEPTH_EXACT};
+use crate::tt::{Bound, DEPTH_EXACT, NO_MOVE};
+
+/// Greater than any score.
+pub const INFINITY: Score = 30_000;
 
 /// From this depth on, moves are ordered by the evaluation of the position
 /// they lead to; below it, by the cheaper mobility-and-square rule.
@@ -33,7 +37,13 @@ const SQUARE_ORDER: [Score; 64] = [
 /// over, except in a selective solve (`s.selectivity` set, see
 /// [`probcut`]), which searches on with ProbCut down to
 /// [`probcut::SELECTIVE_TO_EXACT`] empties.
-pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth: u32) -> Score {
+pub(super) fn pvs(
+    s: &mut Searcher,
+    board: &Board,
+    mut alpha: Score,
+    beta: Score,
+    depth: u32,
+) -> Score {
     if s.poll() {
         return 0;
     }
@@ -70,7 +80,7 @@ pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth
         }
     }
 
-    let mut tt_move = 64u8;
+    let mut tt_move = NO_MOVE;
     if let Some(entry) = s.tt.probe(board) {
         tt_move = entry.best;
         if entry.depth >= depth as u8 {
@@ -83,13 +93,13 @@ pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth
         }
     }
 
-    if let Some(score) = probcut::try_cut(s, board, alpha, beta, depth) {
+    if let Some(score) = probcut_cut(s, board, alpha, beta, depth) {
         return score;
     }
     let mut list = order(s, board, moves, tt_move, depth);
     let original_alpha = alpha;
     let mut best_score = -INFINITY;
-    let mut best_move = 64u8;
+    let mut best_move = NO_MOVE;
     for i in 0..list.len() {
         let (index, child) = pick_next(&mut list, i);
         let score = if i == 0 {
@@ -127,6 +137,33 @@ pub fn pvs(s: &mut Searcher, board: &Board, mut alpha: Score, beta: Score, depth
     let depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
     s.tt.store(board, best_score, bound, depth, best_move);
     best_score
+}
+
+/// ProbCut at a node of a selective solve (`s.selectivity` set): where a
+/// shallow search clears the window by [`probcut::margin`], returns the
+/// bound the full search would most likely have failed at.
+fn probcut_cut(
+    s: &mut Searcher,
+    board: &Board,
+    alpha: Score,
+    beta: Score,
+    depth: u32,
+) -> Option<Score> {
+    let t = s.selectivity?;
+    let (shallow, margin) = probcut::margin(t, depth.min(board.empty_count()));
+    // The shallow searches themselves prune nothing.
+    s.selectivity = None;
+    let high = beta + margin;
+    let low = alpha - margin;
+    let cut = if high <= 64 * DISC && pvs(s, board, high - 1, high, shallow) >= high {
+        Some(beta)
+    } else if low >= -64 * DISC && pvs(s, board, low, low + 1, shallow) <= low {
+        Some(alpha)
+    } else {
+        None
+    };
+    s.selectivity = Some(t);
+    cut
 }
 
 /// (square, position after it, ordering key): higher keys are searched first.

@@ -2,15 +2,14 @@
 //! lies far enough outside the window, the deep search is taken to fail
 //! the same way and is skipped. Wrong now and then by design, so it is used
 //! only by the selective solves that fill the table before an exact solve
-//! (`endgame::solve_root_window`); the exact solver never prunes this way.
+//! (`root::solve_root`); the exact solver never prunes this way. This
+//! module owns the margins; the midgame search makes the cut.
 //!
 //! The margin is `t` standard deviations of the error of the shallow
 //! search's score as an estimate of the exact one, measured on positions
 //! from the game archives (see [`error_sigma`]).
 
-use super::{midgame, Searcher};
-use crate::board::Board;
-use crate::eval::{Score, DISC};
+use crate::eval::Score;
 
 /// The selective solves before an exact one, by their `t`: how many
 /// standard deviations the shallow score must clear. A loose pass first,
@@ -46,30 +45,11 @@ fn error_sigma(shallow: u32) -> f64 {
     930.0 - 60.0 * f64::from(shallow)
 }
 
-/// Tries to cut a node of a selective solve off: returns the bound the
-/// full search would most likely have failed at, or `None`.
-pub fn try_cut(
-    s: &mut Searcher,
-    board: &Board,
-    alpha: Score,
-    beta: Score,
-    depth: u32,
-) -> Option<Score> {
-    let t = s.selectivity?;
-    let plies = depth.min(board.empty_count());
+/// The shallow depth and the margin, in hundredths of a disc, for a node
+/// `plies` deep at selectivity `t`: the shallow score must clear the window
+/// by `t` standard deviations of its error.
+#[must_use]
+pub fn margin(t: f64, plies: u32) -> (u32, Score) {
     let shallow = ((f64::from(plies) * SHALLOW_SHARE) as u32) & !1;
-    let margin = (t * error_sigma(shallow)) as Score;
-    // The shallow searches themselves prune nothing.
-    s.selectivity = None;
-    let high = beta + margin;
-    let low = alpha - margin;
-    let cut = if high <= 64 * DISC && midgame::pvs(s, board, high - 1, high, shallow) >= high {
-        Some(beta)
-    } else if low >= -64 * DISC && midgame::pvs(s, board, low, low + 1, shallow) <= low {
-        Some(alpha)
-    } else {
-        None
-    };
-    s.selectivity = Some(t);
-    cut
+    (shallow, (t * error_sigma(shallow)) as Score)
 }

@@ -3,7 +3,7 @@
 //! round), the winner in bold, lines from each winner to its next pairing.
 
 use super::knockout::Knockout;
-use super::Entrant;
+use crate::arena::Entrant;
 use std::fmt::Write as _;
 
 const BOX_W: f64 = 230.0;

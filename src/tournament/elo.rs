@@ -16,7 +16,8 @@
 //!   row), then the order of the players file; a player's opponent is the
 //!   feasible one first in the same priority, then closest in rating.
 
-use super::{paired_games, Arena, Openings, Outcome};
+use super::Table;
+use crate::arena::{paired_games, Arena, Openings, Outcome};
 use crate::board::Color;
 
 pub const START_RATING: f64 = 1500.0;
@@ -231,6 +232,36 @@ impl Pool {
                 .then(x.cmp(&y))
         });
         order
+    }
+}
+
+impl Pool {
+    /// Rating, games, wins, draws, losses; highest rating first.
+    #[must_use]
+    pub fn standings_table(&self, names: &[String]) -> Table {
+        let rows = self
+            .table_order()
+            .iter()
+            .enumerate()
+            .map(|(rank, &e)| {
+                let p = &self.players[e];
+                vec![
+                    (rank + 1).to_string(),
+                    names[e].clone(),
+                    format!("{:.0}", p.rating),
+                    p.games.to_string(),
+                    p.wins.to_string(),
+                    p.draws.to_string(),
+                    p.losses.to_string(),
+                ]
+            })
+            .collect();
+        Table {
+            header: vec![
+                "rank", "player", "rating", "games", "wins", "draws", "losses",
+            ],
+            rows,
+        }
     }
 }
 

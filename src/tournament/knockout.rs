@@ -17,7 +17,8 @@
 //!   (the seed): a coin toss.
 //! - The points table: points, then disc differential, then discs for.
 
-use super::{Arena, GameSpec, Openings, Outcome};
+use super::Table;
+use crate::arena::{Arena, GameSpec, Openings, Outcome};
 use crate::board::Color;
 
 /// One entrant's running totals.
@@ -86,6 +87,90 @@ impl Knockout {
     #[must_use]
     pub fn top_scorer(&self) -> usize {
         self.table_order()[0]
+    }
+}
+
+impl Knockout {
+    /// Each round's games, the winner and the top points scorer, as text.
+    #[must_use]
+    pub fn report(&self, names: &[String]) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let tag = |e: usize| format!("#{} {}", self.standings[e].number, names[e]);
+        for (r, pairings) in self.rounds.iter().enumerate() {
+            let _ = writeln!(out, "round {}:", r + 1);
+            for p in pairings {
+                match (p.light, &p.outcome) {
+                    (None, _) => {
+                        let _ = writeln!(out, "  {} has the bye", tag(p.dark));
+                    }
+                    (Some(l), Some(o)) => {
+                        let how = match &o.forfeit {
+                            Some((loser, why)) => format!("{} forfeits ({why})", loser.name()),
+                            None => format!("{}-{}", o.black_discs, o.white_discs),
+                        };
+                        let restart = if p.restarted_by.is_empty() {
+                            String::new()
+                        } else {
+                            let who: Vec<&str> =
+                                p.restarted_by.iter().map(|&e| names[e].as_str()).collect();
+                            format!(" (restarted for {})", who.join(", "))
+                        };
+                        let _ = writeln!(
+                            out,
+                            "  {} (dark) v {} (light): {how}, {} goes through{restart}",
+                            tag(p.dark),
+                            tag(l),
+                            names[p.winner]
+                        );
+                    }
+                    (Some(_), None) => {}
+                }
+            }
+        }
+        let _ = writeln!(out, "winner: {}", names[self.winner]);
+        let top = self.top_scorer();
+        let _ = writeln!(
+            out,
+            "top points scorer: {} ({} points)",
+            names[top], self.standings[top].points
+        );
+        out
+    }
+
+    /// The points table: points, then differential, then discs for.
+    #[must_use]
+    pub fn standings_table(&self, names: &[String]) -> Table {
+        let rows = self
+            .table_order()
+            .iter()
+            .enumerate()
+            .map(|(rank, &e)| {
+                let s = &self.standings[e];
+                vec![
+                    (rank + 1).to_string(),
+                    names[e].clone(),
+                    s.number.to_string(),
+                    s.points.to_string(),
+                    s.games.to_string(),
+                    s.wins.to_string(),
+                    s.draws.to_string(),
+                    s.losses.to_string(),
+                    s.differential().to_string(),
+                    s.discs_for.to_string(),
+                    s.restarts.to_string(),
+                    s.out_in_round
+                        .map_or("winner".to_string(), |r| format!("out in round {r}")),
+                ]
+            })
+            .collect();
+        Table {
+            header: vec![
+                "rank", "player", "number", "points", "games", "wins", "draws", "losses", "diff",
+                "for", "restarts", "result",
+            ],
+            rows,
+        }
     }
 }
 
@@ -160,14 +245,12 @@ pub fn run(entrants: usize, arena: &dyn Arena, openings: &mut Openings, seed: u6
         let mut specs: Vec<GameSpec> = pairings
             .iter_mut()
             .map(|p| {
-                let (moves, start, to_move) = openings.take();
-                p.opening = moves.clone();
+                let opening = openings.take();
+                p.opening = opening.moves.clone();
                 GameSpec {
                     black: p.dark,
                     white: p.light.expect("a pairing"),
-                    start,
-                    to_move,
-                    opening: moves,
+                    opening,
                 }
             })
             .collect();

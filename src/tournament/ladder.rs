@@ -8,7 +8,8 @@
 //! win), also split into games as black and as white. After each round the
 //! ladder is re-ordered by rating; equal ratings keep their order.
 
-use super::{paired_games, Arena, Openings};
+use super::Table;
+use crate::arena::{paired_games, Arena, Openings};
 use crate::board::Color;
 
 /// Games per neighbouring pair per round, as in the seed.
@@ -102,11 +103,41 @@ impl Ladder {
     }
 }
 
+impl Ladder {
+    /// The ladder's order with each rating, overall and by colour.
+    #[must_use]
+    pub fn standings_table(&self, names: &[String]) -> Table {
+        let rows = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(rank, &e)| {
+                let r = &self.records[e];
+                vec![
+                    (rank + 1).to_string(),
+                    names[e].clone(),
+                    format!("{:.1}", r.rating()),
+                    format!("{:.1}", rating(r.black_wins, r.black_games)),
+                    format!("{:.1}", rating(r.white_wins, r.white_games)),
+                    r.games.to_string(),
+                    r.wins.to_string(),
+                ]
+            })
+            .collect();
+        Table {
+            header: vec![
+                "rank", "player", "rating", "as-black", "as-white", "games", "wins",
+            ],
+            rows,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::Outcome;
     use crate::tournament::tests::scripted;
-    use crate::tournament::Outcome;
 
     #[test]
     fn each_neighbour_pair_plays_ten_games_five_per_colour() {

@@ -1,0 +1,83 @@
+//! The searcher's state: the transposition table, the evaluation, the node
+//! count, and the clock and node limit it polls. Every layer of the search
+//! works on a `&mut Searcher`; the tools reach it only through the front
+//! door in [`super`].
+
+use crate::bitboard::{self, Square};
+use crate::board::Board;
+use crate::clock::{Deadline, POLL_INTERVAL};
+use crate::eval::Evaluator;
+use crate::tt::Table;
+
+/// Solver speed assumed before one has been measured in this process,
+/// nodes per second: about 60% of what `reversi solve` measures on FFO
+/// #20-#39 on the 2-core machine (20 M), so a first guess on a loaded
+/// machine errs on the side of not starting a solve it cannot finish.
+pub const DEFAULT_SOLVE_NPS: f64 = 12.0e6;
+
+/// The searching engine: its table and counters persist across moves.
+pub struct Searcher {
+    pub(super) tt: Table,
+    pub(super) eval: Evaluator,
+    pub(super) nodes: u64,
+    pub(super) stopped: bool,
+    pub(super) node_limit: u64,
+    /// The node count at which `poll` next looks at the clock. A count, not
+    /// a multiple of the interval: the last few empties count their nodes
+    /// without polling, so the count may step over any given multiple.
+    next_poll: u64,
+    pub(super) deadline: Deadline,
+    /// The solver's measured speed, nodes per second, over this process.
+    pub(super) solve_nps: f64,
+    /// In a selective solve, ProbCut's `t` (see `probcut`); `None`
+    /// everywhere else.
+    pub(super) selectivity: Option<f64>,
+}
+
+impl Searcher {
+    #[must_use]
+    pub fn new(hash_mb: usize, eval: Evaluator) -> Searcher {
+        Searcher {
+            tt: Table::new(hash_mb),
+            eval,
+            nodes: 0,
+            stopped: false,
+            node_limit: u64::MAX,
+            next_poll: POLL_INTERVAL,
+            deadline: Deadline::unlimited(std::time::Instant::now()),
+            solve_nps: DEFAULT_SOLVE_NPS,
+            selectivity: None,
+        }
+    }
+
+    /// Forgets the previous game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Starts the node count (and its clock checks) from zero.
+    pub(super) fn reset_nodes(&mut self) {
+        self.nodes = 0;
+        self.next_poll = POLL_INTERVAL;
+    }
+
+    /// Counts a node and, about every `POLL_INTERVAL` nodes, looks at the clock
+    /// and the node limit. Returns true once the search must stop.
+    #[inline]
+    pub(super) fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + POLL_INTERVAL;
+            if self.nodes >= self.node_limit || self.deadline.hard_expired() {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// A legal move at once, without searching: the best by a one-ply look.
+    #[must_use]
+    pub fn quick_move(&self, board: &Board) -> Option<Square> {
+        bitboard::squares(board.moves()).max_by_key(|&sq| -self.eval.evaluate(&board.play(sq)))
+    }
+}
