@@ -4,12 +4,18 @@
 
 use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::search::{Limits, Searcher, SolveKind};
+use crate::search::{Limits, SearchResult, Searcher, SolveKind};
 use std::time::Instant;
 
 /// The depth of `reversi bench`, whose node count over [`positions`] is
-/// the search's signature (BENCHMARKS.md; `tests::bench_signature`).
+/// the search's signature.
 pub const DEPTH: u32 = 11;
+
+/// The signature: the nodes of `reversi bench` (depth [`DEPTH`], the
+/// default table and evaluation). A test checks it, and that BENCHMARKS.md
+/// gives the same figure, so a change of search behaviour is always
+/// noticed: re-record it on purpose, and say in the commit what moved it.
+pub const SIGNATURE: u64 = 10_589_159;
 
 /// Positions at several stages, from seeded random play (the seed and
 /// lengths are fixed, so the list never changes).
@@ -38,25 +44,40 @@ pub fn positions() -> Vec<Board> {
     out
 }
 
+/// `reversi bench`: each position's search line, then the total nodes
+/// (the signature at the defaults), time and speed.
 pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
-    let mut total_nodes = 0u64;
     let start = Instant::now();
-    for (i, board) in positions().iter().enumerate() {
-        let mut searcher = Searcher::new(hash_mb, eval);
-        let r = searcher.search(board, &Limits::depth(depth));
-        total_nodes += r.nodes;
+    let total_nodes = searches(depth, hash_mb, eval, |i, board, r| {
         println!(
             "position {i}: empties {:2} best {} {}",
             board.empty_count(),
             r.best.map_or("pass".to_string(), |s| s.to_string()),
-            crate::player::describe(&r)
+            crate::player::describe(r)
         );
-    }
+    });
     let secs = start.elapsed().as_secs_f64();
     println!(
         "bench depth {depth}: nodes {total_nodes} time {secs:.3}s nps {:.0}",
         total_nodes as f64 / secs.max(1e-9)
     );
+}
+
+/// Searches every bench position to `depth` with a fresh searcher, shows
+/// each result to `each`, and returns the total nodes.
+fn searches(
+    depth: u32,
+    hash_mb: usize,
+    eval: Evaluator,
+    mut each: impl FnMut(usize, &Board, &SearchResult),
+) -> u64 {
+    let mut total_nodes = 0;
+    for (i, board) in positions().iter().enumerate() {
+        let r = Searcher::new(hash_mb, eval).search(board, &Limits::depth(depth));
+        total_nodes += r.nodes;
+        each(i, board, &r);
+    }
+    total_nodes
 }
 
 /// A position with `empties` empty squares from a game of seeded random
@@ -183,5 +204,38 @@ pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size
             })
             .collect();
         println!("{empties:7} {count:9} {}", cells.join(" "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_signature() {
+        let nodes = searches(
+            DEPTH,
+            crate::tt::DEFAULT_MB,
+            Evaluator::DEFAULT,
+            |_, _, _| {},
+        );
+        assert_eq!(
+            nodes, SIGNATURE,
+            "the search changed: if on purpose, re-record bench::SIGNATURE and BENCHMARKS.md"
+        );
+        // BENCHMARKS.md writes it with thousands separators: 10,589,159.
+        let digits = SIGNATURE.to_string();
+        let mut written = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                written.push(',');
+            }
+            written.push(c);
+        }
+        let doc = include_str!("../BENCHMARKS.md");
+        assert!(
+            doc.contains(&written),
+            "BENCHMARKS.md does not give the signature {written}"
+        );
     }
 }

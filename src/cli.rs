@@ -1,298 +1,45 @@
 //! The command line: the bot's flags and the subcommands around it.
 
+pub use self::args::CliError;
+mod args;
+
+use self::args::{failed, read_file, usage, Args};
 use crate::arena::{parse_entrants, Openings, RefereeArena};
-use crate::board::Board;
 use crate::duel::MatchOptions;
 use crate::eval::Evaluator;
-use crate::perft::{perft, Convention};
+use crate::perft::Convention;
 use crate::player::{entropy_seed, BotOptions, Engine, GreedyPlayer, Player, RandomPlayer};
 use crate::protocol::{self, Verbosity};
 use crate::search::Stop;
 use crate::tournament::Format;
 use crate::transcript::{self, Transcript};
-use std::collections::HashMap;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const USAGE: &str = "\
-reversi: an Othello engine for judge protocols, and tools around it
+/// `reversi help`.
+const USAGE: &str = include_str!("cli/usage.txt");
 
-USAGE
-  reversi [BOT FLAGS]                 play the judge protocol on stdin/stdout
-  reversi match CMD_A CMD_B [--games N] [--move-time MS] [--record DIR]
-                [--openings FILE] [--seed N] [--jobs N] [--show]
-                                      referee games between two programs
-  reversi tournament --players FILE --format knockout|elo|ladder
-                [--games N] [--rounds N] [--pair-games N] [--seed N]
-                [--move-time MS] [--jobs N] [--openings FILE] [--out DIR]
-                                      contests in the seeds' formats
-  reversi replay TRANSCRIPT [--bot CMD] [--exact] [--move-time MS]
-                [--record OUT]        feed a recorded session to a program;
-                                      OUT gets the lines sent and the replies
-  reversi perft DEPTH [--convention dropped|kept]
-                                      count move sequences from the start
-  reversi solve [FILE] [--wld | --all] [--depth-limit N] [--time S] [--hash MB]
-                [--eval E]
-                                      solve OBF positions (stdin if no FILE):
-                                      exact score, best move, principal
-                                      variation; --wld win/draw/loss only;
-                                      --all every move's score; --depth-limit
-                                      N solves only up to N empties (midgame
-                                      estimate of depth N above); --time S
-                                      gives each S seconds, as the bot would
-  reversi bench [--depth N] [--eval E] fixed searches: node signature and speed
-  reversi bench --endgame-curve [--from E] [--to E] [--positions N]
-                                      solve cost by empties (exact and WLD)
-  reversi bench --probcut-errors [--from E] [--to E] [--positions N]
-                [--games-dir DIR]     midgame score errors by depth, on
-                                      archive positions (ProbCut's margins)
-  reversi train [--games-dir DIR] [--out FILE] [--jobs N] [--seed N]
-                [--epochs N] [--every K]
-                                      fit the pattern evaluation to the game
-                                      archives (see src/train.rs)
-  reversi bio97 --strategy 1|2        the BIO'97 Othello program (stdin/stdout)
-  reversi help                        this text
-
-BOT FLAGS
-  --player bot|random|greedy   who plays (default bot)
-  --depth N                    fixed search depth: reproducible replies
-  --nodes N                    fixed node budget: reproducible replies (one
-                               of --depth and --nodes; with --move-time too,
-                               the clock still stops the search)
-  --move-time MS               the judge's limit per reply (default 1000, or
-                               REVERSI_MOVE_TIME if a referee of ours set it);
-                               the bot stops 250 ms before it (30% before
-                               it when that is less)
-  --hash MB                    transposition table size (default 16)
-  --eval hand|pattern          evaluation: hand-weighted, or the pattern
-                               tables trained from game archives
-  --seed N                     seed of random and greedy (default: clock)
-  --log full|brief|quiet       stderr: boards+search line+warnings (default),
-                               search line+warnings, warnings only
-
-In CMD, a leading word `self` stands for this executable, e.g.
-  reversi match self \"self --player greedy\" --games 10
-
-PERFT counts a forced pass as one ply. --convention dropped (default; OEIS
-A124004, Edax) counts nothing for a game that ends early; kept (Aart Bik)
-counts it as one leaf at every deeper depth. They split from depth 10.
-
-EXIT CODES: 0 done; 1 a failed run or bad data (a file that cannot be read
-or written, a line that does not parse, a check that failed); 2 wrong usage.
-";
-
-/// A flag a command accepts: its name, and whether a value follows it.
-#[derive(Clone, Copy)]
-struct Flag {
-    name: &'static str,
-    takes_value: bool,
-}
-
-const fn value(name: &'static str) -> Flag {
-    Flag {
-        name,
-        takes_value: true,
-    }
-}
-
-const fn switch(name: &'static str) -> Flag {
-    Flag {
-        name,
-        takes_value: false,
-    }
-}
-
-/// Each command's flags, each named once.
-const BOT_FLAGS: &[Flag] = &[
-    value("player"),
-    value("depth"),
-    value("nodes"),
-    value("move-time"),
-    value("hash"),
-    value("eval"),
-    value("seed"),
-    value("log"),
-];
-const MATCH_FLAGS: &[Flag] = &[
-    value("games"),
-    value("move-time"),
-    value("record"),
-    value("openings"),
-    value("seed"),
-    value("jobs"),
-    switch("show"),
-];
-const TOURNAMENT_FLAGS: &[Flag] = &[
-    value("players"),
-    value("format"),
-    value("games"),
-    value("rounds"),
-    value("pair-games"),
-    value("seed"),
-    value("move-time"),
-    value("jobs"),
-    value("out"),
-    value("openings"),
-];
-const REPLAY_FLAGS: &[Flag] = &[
-    value("bot"),
-    switch("exact"),
-    value("move-time"),
-    value("record"),
-];
-const PERFT_FLAGS: &[Flag] = &[value("convention")];
-const SOLVE_FLAGS: &[Flag] = &[
-    switch("wld"),
-    switch("all"),
-    value("depth-limit"),
-    value("time"),
-    value("hash"),
-    value("eval"),
-];
-const BENCH_FLAGS: &[Flag] = &[
-    value("depth"),
-    value("hash"),
-    value("eval"),
-    switch("endgame-curve"),
-    switch("probcut-errors"),
-    value("games-dir"),
-    value("from"),
-    value("to"),
-    value("positions"),
-];
-const TRAIN_FLAGS: &[Flag] = &[
-    value("games-dir"),
-    value("out"),
-    value("jobs"),
-    value("seed"),
-    value("epochs"),
-    value("every"),
-];
-const BIO97_FLAGS: &[Flag] = &[value("strategy")];
-
-/// How a command failed; the exit code follows from the kind alone.
-#[derive(Debug, PartialEq, Eq)]
-pub enum CliError {
-    /// The command line is wrong (unknown command or flag, a missing or
-    /// malformed value, flags that do not go together): exit 2.
-    Usage(String),
-    /// The command line was fine but the run failed: a file that cannot be
-    /// read or written, or data in it that does not parse: exit 1.
-    Failed(String),
-}
-
-impl CliError {
-    #[must_use]
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            CliError::Usage(_) => ExitCode::from(2),
-            CliError::Failed(_) => ExitCode::from(1),
-        }
-    }
-}
-
-fn usage(message: impl Into<String>) -> CliError {
-    CliError::Usage(message.into())
-}
-
-/// `PATH: error`, for a file that failed.
-fn failed(path: impl std::fmt::Display, error: impl std::fmt::Display) -> CliError {
-    CliError::Failed(format!("{path}: {error}"))
-}
-
-fn read_file(path: &str) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| failed(path, e))
-}
-
-/// A parsed command line: positional words and `--flag [value]`s, checked
-/// against the command's flags as they are read.
-struct Args {
-    positional: Vec<String>,
-    flags: HashMap<&'static str, String>,
-}
-
-impl Args {
-    fn parse(words: &[String], known: &[Flag]) -> Result<Args, CliError> {
-        let mut positional = Vec::new();
-        let mut flags = HashMap::new();
-        let mut words = words.iter();
-        while let Some(word) = words.next() {
-            let Some(name) = word.strip_prefix("--") else {
-                positional.push(word.clone());
-                continue;
-            };
-            let (name, inline) = match name.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_string())),
-                None => (name, None),
-            };
-            let flag = known
-                .iter()
-                .find(|f| f.name == name)
-                .ok_or_else(|| usage(format!("unknown flag --{name}")))?;
-            let value = match (flag.takes_value, inline) {
-                (true, Some(v)) => v,
-                (true, None) => words
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| usage(format!("--{name} needs a value")))?,
-                (false, Some(_)) => return Err(usage(format!("--{name} takes no value"))),
-                (false, None) => String::new(),
-            };
-            flags.insert(flag.name, value);
-        }
-        Ok(Args { positional, flags })
-    }
-
-    fn has(&self, name: &str) -> bool {
-        self.flags.contains_key(name)
-    }
-
-    fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, CliError> {
-        match self.flags.get(name) {
-            None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| usage(format!("--{name}: '{v}' is not a valid number"))),
-        }
-    }
-
-    fn text(&self, name: &str) -> Option<&str> {
-        self.flags.get(name).map(String::as_str)
-    }
-
-    /// No positional word is expected.
-    fn no_positional(&self) -> Result<(), CliError> {
-        match self.positional.first() {
-            Some(extra) => Err(usage(format!("unexpected '{extra}'"))),
-            None => Ok(()),
-        }
-    }
-}
+/// Each command's flags, each named once: `name=` takes a value, a bare
+/// `name` is a switch.
+const BOT_FLAGS: &str = "player= depth= nodes= move-time= hash= eval= seed= log=";
+const MATCH_FLAGS: &str = "games= move-time= record= openings= seed= jobs= show";
+const TOURNAMENT_FLAGS: &str =
+    "players= format= games= rounds= pair-games= seed= move-time= jobs= out= openings=";
+const REPLAY_FLAGS: &str = "bot= exact move-time= record=";
+const PERFT_FLAGS: &str = "convention=";
+const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
+const BENCH_FLAGS: &str =
+    "depth= hash= eval= endgame-curve probcut-errors games-dir= from= to= positions=";
+const TRAIN_FLAGS: &str = "games-dir= out= jobs= seed= epochs= every=";
+const BIO97_FLAGS: &str = "strategy=";
 
 /// The bot with default settings: what a judge runs.
 #[must_use]
 pub fn play_default() -> ExitCode {
     let mut engine = Engine::new(BotOptions::default());
-    serve(&mut engine, Verbosity::Full)
-}
-
-fn serve(player: &mut dyn Player, verbosity: Verbosity) -> ExitCode {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut output = io::stdout().lock();
-    let mut log = BufWriter::new(io::stderr().lock());
-    match protocol::run(&mut input, &mut output, &mut log, player, verbosity) {
-        Ok(()) => ExitCode::SUCCESS,
-        // The judge closed our output: the game is over for us. Not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(log, "i/o error: {e}");
-            ExitCode::SUCCESS
-        }
-    }
+    protocol::serve_stdio(&mut engine, Verbosity::Full)
 }
 
 /// `--eval NAME`, or the default evaluation.
@@ -394,7 +141,7 @@ fn bot(words: &[String]) -> Result<ExitCode, CliError> {
         other => return Err(usage(format!("--log: unknown level '{other}'"))),
     };
     let mut player = make_player(&args)?;
-    Ok(serve(player.as_mut(), verbosity))
+    Ok(protocol::serve_stdio(player.as_mut(), verbosity))
 }
 
 fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {
@@ -410,17 +157,7 @@ fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {
         "kept" => Convention::GamesKept,
         other => return Err(usage(format!("unknown convention '{other}'"))),
     };
-    let board = Board::start();
-    for d in 1..=depth {
-        let start = Instant::now();
-        let count = perft(&board, d, convention);
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "perft {d:2} {count:>16} {:>9.3}s {:>8.1} Mleaves/s",
-            secs,
-            count as f64 / secs.max(1e-9) / 1e6
-        );
-    }
+    crate::perft::print_table(depth, convention);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -540,15 +277,7 @@ fn replay_command(words: &[String]) -> Result<ExitCode, CliError> {
         recorded.headers = t.headers.clone();
         std::fs::write(out, recorded.render()).map_err(|e| failed(out, e))?;
     }
-    for p in &report.problems {
-        println!("{path}: entry {}: {}", p.entry + 1, p.text);
-    }
-    println!(
-        "{path}: {} replies, slowest {} ms, {} problem(s)",
-        report.replies.len(),
-        report.slowest().as_millis(),
-        report.problems.len()
-    );
+    print!("{}", report.summary(path));
     Ok(if report.problems.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -673,65 +402,4 @@ fn bio97_command(words: &[String]) -> Result<ExitCode, CliError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(line: &str) -> Vec<String> {
-        line.split_whitespace().map(String::from).collect()
-    }
-
-    fn options(line: &str) -> Result<BotOptions, CliError> {
-        bot_options(&Args::parse(&words(line), BOT_FLAGS)?)
-    }
-
-    #[test]
-    fn flags_are_checked_as_they_are_read() {
-        let args = Args::parse(&words("x --games=4 --show y"), MATCH_FLAGS).unwrap();
-        assert_eq!(args.positional, ["x", "y"]);
-        assert_eq!(args.number::<u32>("games"), Ok(Some(4)));
-        assert!(args.has("show"));
-        let error = |line: &str, flags| Args::parse(&words(line), flags).err();
-        assert_eq!(
-            error("--shw", MATCH_FLAGS),
-            Some(usage("unknown flag --shw"))
-        );
-        assert_eq!(
-            error("--games", MATCH_FLAGS),
-            Some(usage("--games needs a value"))
-        );
-        assert_eq!(
-            error("--show=yes", MATCH_FLAGS),
-            Some(usage("--show takes no value"))
-        );
-        // A flag of another command is unknown here.
-        assert!(error("--games 2", BOT_FLAGS).is_some());
-    }
-
-    #[test]
-    fn depth_and_nodes_fix_the_search_and_drop_the_clock_unless_asked() {
-        let o = options("--depth 5").unwrap();
-        assert_eq!((o.stop, o.move_time), (Stop::Depth(5), None));
-        let o = options("--nodes 1000 --move-time 300").unwrap();
-        assert_eq!(
-            (o.stop, o.move_time),
-            (Stop::Nodes(1000), Some(Duration::from_millis(300)))
-        );
-        let o = options("--move-time 300").unwrap();
-        assert_eq!(
-            (o.stop, o.move_time),
-            (Stop::Clock, Some(Duration::from_millis(300)))
-        );
-        assert!(matches!(
-            options("--depth 5 --nodes 100"),
-            Err(CliError::Usage(_))
-        ));
-        assert!(matches!(options("--depth 0"), Err(CliError::Usage(_))));
-    }
-
-    #[test]
-    fn usage_errors_exit_2_and_failed_runs_exit_1() {
-        assert_eq!(usage("x").exit_code(), ExitCode::from(2));
-        assert_eq!(failed("f", "gone").exit_code(), ExitCode::from(1));
-        assert_eq!(failed("f", "gone"), CliError::Failed("f: gone".into()));
-    }
-}
+mod tests;

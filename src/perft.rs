@@ -68,6 +68,22 @@ fn kept(board: &Board, depth: u32, passed: bool) -> u64 {
         .sum()
 }
 
+/// `reversi perft N`: the count, time and speed for each depth 1..=N from
+/// the start position, a line each on stdout.
+pub fn print_table(depth: u32, convention: Convention) {
+    let board = Board::start();
+    for d in 1..=depth {
+        let start = std::time::Instant::now();
+        let count = perft(&board, d, convention);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "perft {d:2} {count:>16} {:>9.3}s {:>8.1} Mleaves/s",
+            secs,
+            count as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ use crate::bitboard::Square;
 use crate::board::{move_names, Board, Color};
 use crate::player::Player;
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::time::Instant;
 
 /// A line longer than this is cut (the rest is read and dropped), so no input
@@ -706,6 +706,26 @@ pub fn run(
             }
         }
         let _ = log.flush();
+    }
+}
+
+/// Speaks the protocol on stdin, stdout and stderr until `END`: the bot
+/// as a judge runs it. Exits with success whatever the input, since a
+/// judge's closed pipe just ends the game.
+#[must_use]
+pub fn serve_stdio(player: &mut dyn Player, verbosity: Verbosity) -> std::process::ExitCode {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut output = io::stdout().lock();
+    let mut log = BufWriter::new(io::stderr().lock());
+    match run(&mut input, &mut output, &mut log, player, verbosity) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        // The judge closed our output: the game is over for us. Not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(log, "i/o error: {e}");
+            std::process::ExitCode::SUCCESS
+        }
     }
 }
 

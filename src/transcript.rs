@@ -166,6 +166,24 @@ pub struct ReplayReport {
 }
 
 impl ReplayReport {
+    /// A line per problem, then `PATH: N replies, slowest T ms, K
+    /// problem(s)`.
+    #[must_use]
+    pub fn summary(&self, path: &str) -> String {
+        let mut out = String::new();
+        for p in &self.problems {
+            let _ = writeln!(out, "{path}: entry {}: {}", p.entry + 1, p.text);
+        }
+        let _ = writeln!(
+            out,
+            "{path}: {} replies, slowest {} ms, {} problem(s)",
+            self.replies.len(),
+            self.slowest().as_millis(),
+            self.problems.len()
+        );
+        out
+    }
+
     #[must_use]
     pub fn slowest(&self) -> Duration {
         self.replies.iter().map(|r| r.1).max().unwrap_or_default()

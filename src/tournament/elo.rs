@@ -239,29 +239,17 @@ impl Pool {
     /// Rating, games, wins, draws, losses; highest rating first.
     #[must_use]
     pub fn standings_table(&self, names: &[String]) -> Table {
-        let rows = self
-            .table_order()
-            .iter()
-            .enumerate()
-            .map(|(rank, &e)| {
-                let p = &self.players[e];
-                vec![
-                    (rank + 1).to_string(),
-                    names[e].clone(),
-                    format!("{:.0}", p.rating),
-                    p.games.to_string(),
-                    p.wins.to_string(),
-                    p.draws.to_string(),
-                    p.losses.to_string(),
-                ]
-            })
-            .collect();
-        Table {
-            header: vec![
-                "rank", "player", "rating", "games", "wins", "draws", "losses",
-            ],
-            rows,
-        }
+        let columns = ["rating", "games", "wins", "draws", "losses"];
+        Table::ranked(&columns, &self.table_order(), names, |e| {
+            let p = &self.players[e];
+            vec![
+                format!("{:.0}", p.rating),
+                p.games.to_string(),
+                p.wins.to_string(),
+                p.draws.to_string(),
+                p.losses.to_string(),
+            ]
+        })
     }
 }
 

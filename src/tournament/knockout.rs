@@ -141,36 +141,26 @@ impl Knockout {
     /// The points table: points, then differential, then discs for.
     #[must_use]
     pub fn standings_table(&self, names: &[String]) -> Table {
-        let rows = self
-            .table_order()
-            .iter()
-            .enumerate()
-            .map(|(rank, &e)| {
-                let s = &self.standings[e];
-                vec![
-                    (rank + 1).to_string(),
-                    names[e].clone(),
-                    s.number.to_string(),
-                    s.points.to_string(),
-                    s.games.to_string(),
-                    s.wins.to_string(),
-                    s.draws.to_string(),
-                    s.losses.to_string(),
-                    s.differential().to_string(),
-                    s.discs_for.to_string(),
-                    s.restarts.to_string(),
-                    s.out_in_round
-                        .map_or("winner".to_string(), |r| format!("out in round {r}")),
-                ]
-            })
-            .collect();
-        Table {
-            header: vec![
-                "rank", "player", "number", "points", "games", "wins", "draws", "losses", "diff",
-                "for", "restarts", "result",
-            ],
-            rows,
-        }
+        let columns = [
+            "number", "points", "games", "wins", "draws", "losses", "diff", "for", "restarts",
+            "result",
+        ];
+        Table::ranked(&columns, &self.table_order(), names, |e| {
+            let s = &self.standings[e];
+            vec![
+                s.number.to_string(),
+                s.points.to_string(),
+                s.games.to_string(),
+                s.wins.to_string(),
+                s.draws.to_string(),
+                s.losses.to_string(),
+                s.differential().to_string(),
+                s.discs_for.to_string(),
+                s.restarts.to_string(),
+                s.out_in_round
+                    .map_or("winner".to_string(), |r| format!("out in round {r}")),
+            ]
+        })
     }
 }
 

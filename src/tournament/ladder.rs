@@ -107,29 +107,17 @@ impl Ladder {
     /// The ladder's order with each rating, overall and by colour.
     #[must_use]
     pub fn standings_table(&self, names: &[String]) -> Table {
-        let rows = self
-            .order
-            .iter()
-            .enumerate()
-            .map(|(rank, &e)| {
-                let r = &self.records[e];
-                vec![
-                    (rank + 1).to_string(),
-                    names[e].clone(),
-                    format!("{:.1}", r.rating()),
-                    format!("{:.1}", rating(r.black_wins, r.black_games)),
-                    format!("{:.1}", rating(r.white_wins, r.white_games)),
-                    r.games.to_string(),
-                    r.wins.to_string(),
-                ]
-            })
-            .collect();
-        Table {
-            header: vec![
-                "rank", "player", "rating", "as-black", "as-white", "games", "wins",
-            ],
-            rows,
-        }
+        let columns = ["rating", "as-black", "as-white", "games", "wins"];
+        Table::ranked(&columns, &self.order, names, |e| {
+            let r = &self.records[e];
+            vec![
+                format!("{:.1}", r.rating()),
+                format!("{:.1}", rating(r.black_wins, r.black_games)),
+                format!("{:.1}", rating(r.white_wins, r.white_games)),
+                r.games.to_string(),
+                r.wins.to_string(),
+            ]
+        })
     }
 }
 

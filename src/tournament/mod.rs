@@ -84,6 +84,30 @@ pub struct Table {
 }
 
 impl Table {
+    /// Players in `order`, each row the rank, the name, then `cells` of the
+    /// player; `columns` names those cells.
+    #[must_use]
+    pub fn ranked(
+        columns: &[&'static str],
+        order: &[usize],
+        names: &[String],
+        cells: impl Fn(usize) -> Vec<String>,
+    ) -> Table {
+        let rows = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &e)| {
+                let mut row = vec![(rank + 1).to_string(), names[e].clone()];
+                row.extend(cells(e));
+                row
+            })
+            .collect();
+        Table {
+            header: [&["rank", "player"], columns].concat(),
+            rows,
+        }
+    }
+
     /// The table as CSV (header line first).
     #[must_use]
     pub fn to_csv(&self) -> String {
