@@ -11,6 +11,11 @@ use std::time::{Duration, Instant};
 /// The judge's limit per reply.
 pub const JUDGE_LIMIT: Duration = Duration::from_millis(1000);
 
+/// The environment variable in which a referee of ours states its limit
+/// per reply, in milliseconds (`program` sets it, the bot reads it when it
+/// has no `--move-time`).
+pub const MOVE_TIME_ENV: &str = "REVERSI_MOVE_TIME";
+
 /// Kept back from every move's budget for what happens outside the search
 /// (see the module doc). 250 ms: measured replies of a full-time game stay
 /// far below the limit even with both cores of the machine loaded (README).

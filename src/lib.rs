@@ -5,20 +5,36 @@
 //! bit 7, a8 is bit 56; moves are written file letter then rank digit
 //! (`d3`); black moves first.
 //!
+//! The playing core, each layer using only those above it:
+//!
 //! | concern | module |
 //! | --- | --- |
 //! | squares, square sets, symmetries | [`bitboard`] |
 //! | legal moves and flips | [`movegen`] |
 //! | the position, copy-make | [`board`] |
-//! | perft | [`perft`] |
+//! | rule sets (Othello, BIO'97) | [`rules`] |
 //! | static evaluation | [`eval`] |
 //! | transposition table | [`tt`] |
 //! | time per move | [`clock`] |
-//! | midgame search, endgame solver | [`search`] |
-//! | the judge protocol | [`protocol`] |
+//! | midgame search, endgame solver, one front door | [`search`] |
+//! | the bot, random and greedy players | [`player`] |
+//! | the judge protocol and its wire vocabulary | [`protocol`] |
 //!
-//! Dependencies point one way: bitboard <- movegen <- board <- {eval, tt}
-//! <- search <- protocol.
+//! The harness on top, which nothing in the core uses:
+//!
+//! | concern | module |
+//! | --- | --- |
+//! | independent jobs on threads | [`parallel`] |
+//! | child programs, transcripts, the referee | [`program`], [`transcript`], [`referee`] |
+//! | entrants, openings, batches of refereed games | [`arena`] |
+//! | `reversi match` | [`duel`] |
+//! | knockout, Elo pool, ladder | [`tournament`] |
+//! | perft, solve, bench, train, BIO'97 | [`perft`], [`solve`], [`bench`], [`train`], [`bio97`] |
+//! | the command line | [`cli`] |
+//!
+//! Dependencies point one way: bitboard <- movegen <- board <- {rules,
+//! eval, tt, clock} <- search <- player <- protocol <- program <-
+//! transcript <- referee <- arena <- {duel, tournament} <- cli.
 
 pub mod arena;
 pub mod bench;

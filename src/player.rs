@@ -52,10 +52,10 @@ impl Default for BotOptions {
     }
 }
 
-/// The limit a referee of ours announced (see `program::MOVE_TIME_ENV`).
+/// The limit a referee of ours announced (see `clock::MOVE_TIME_ENV`).
 #[must_use]
 pub fn limit_from_env() -> Option<Duration> {
-    let ms: u64 = std::env::var(crate::program::MOVE_TIME_ENV)
+    let ms: u64 = std::env::var(crate::clock::MOVE_TIME_ENV)
         .ok()?
         .parse()
         .ok()?;

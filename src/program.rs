@@ -5,15 +5,12 @@
 //! it arrives, so a reply's time is measured from our flushed write to its
 //! arrival, not including whatever the referee does in between.
 
+use crate::clock::MOVE_TIME_ENV;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-
-/// The environment variable in which a referee states its limit per reply,
-/// in milliseconds.
-pub const MOVE_TIME_ENV: &str = "REVERSI_MOVE_TIME";
 
 /// Why a reply did not come.
 #[derive(Clone, Debug, PartialEq, Eq)]

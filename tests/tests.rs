@@ -3,6 +3,7 @@
 mod util;
 
 mod bio97;
+mod cli;
 mod endgame;
 mod perft;
 mod protocol;
