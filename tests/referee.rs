@@ -80,7 +80,7 @@ fn recorded_games_replay_cleanly() {
 }
 
 /// The one timing test: a whole game at the judge's real 1-second limit;
-/// every reply must come in under it (the bot aims for 750 ms at most).
+/// every reply must come in under it (the bot stops searching at 850 ms).
 #[test]
 fn full_time_game_is_never_late() {
     let out = play(

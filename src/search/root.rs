@@ -36,6 +36,21 @@ pub const DEPTH_BEFORE_SOLVE: u32 = 4;
 /// the midgame's, and depth 4 is a poor one.
 pub const MIDGAME_SHARE_BEFORE_SOLVE: f64 = 0.1;
 
+/// Under a clock, the next iteration starts only when this share of its
+/// expected time fits before the hard stop. Less than all of it: an
+/// iteration cut off still counts its finished root moves, and its first
+/// (the last iteration's best, with the full window) takes the largest
+/// part of it; so a late start deepens the main line at least.
+pub const NEXT_ITERATION_SHARE: f64 = 0.25;
+
+/// An iteration is expected to take the last one's time times the growth
+/// of the last two (the geometric mean of the last two ratios, which evens
+/// out a ply that happens to be cheap), kept within this range; before
+/// three iterations are timed, the guess. In `reversi bench --depth 8..11`
+/// each ply added 2.7-2.8 times the time of the one before.
+pub const ITERATION_GROWTH: (f64, f64) = (1.5, 6.0);
+pub const ITERATION_GROWTH_GUESS: f64 = 3.0;
+
 /// Expected nodes of an exact solve (`wld` false) or a win/draw/loss solve
 /// with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
 /// (BENCHMARKS.md): at 20 empties the mean exact solve took 11.6 M nodes
@@ -137,6 +152,21 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
+/// The expected time of the next iteration, from when the finished ones
+/// ended (starting with the search's start); see [`ITERATION_GROWTH`].
+fn next_iteration(finished_at: &[Duration]) -> Duration {
+    let n = finished_at.len();
+    let took = |i: usize| (finished_at[i] - finished_at[i - 1]).as_secs_f64();
+    let last = took(n - 1);
+    let growth = if n >= 4 && took(n - 3) > 0.0 {
+        (last / took(n - 3)).sqrt()
+    } else {
+        ITERATION_GROWTH_GUESS
+    };
+    let (low, high) = ITERATION_GROWTH;
+    Duration::from_secs_f64(last * growth.clamp(low, high))
+}
+
 /// Solves the whole game from `board` within (`alpha`, `beta`) (with
 /// (-1, 1) it only tells a win from a draw from a loss, which is much
 /// faster). Returns the best move and its score in discs, or `None` when
@@ -227,6 +257,8 @@ impl Searcher {
             Stop::Depth(depth) => depth.max(1),
             Stop::Clock | Stop::Nodes(_) => 64,
         };
+        // When each finished iteration ended, for the growth estimate.
+        let mut finished_at: Vec<Duration> = vec![Duration::ZERO];
         for depth in 1..=max_depth {
             let plan = if !limits.solver {
                 None
@@ -254,7 +286,14 @@ impl Searcher {
                 result.nodes = self.nodes;
                 result.elapsed = limits.deadline.elapsed();
             }
-            if self.stopped || limits.deadline.soft_expired() {
+            if self.stopped {
+                break;
+            }
+            finished_at.push(limits.deadline.elapsed());
+            if !limits
+                .deadline
+                .fits(next_iteration(&finished_at).mul_f64(NEXT_ITERATION_SHARE))
+            {
                 break;
             }
         }
