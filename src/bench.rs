@@ -113,7 +113,8 @@ fn game_position(seed: u64, empties: u32) -> Option<Board> {
 
 /// `reversi bench --endgame-curve`: the cost of exact and win/draw/loss
 /// solves by the number of empties, on positions from games. The play-time
-/// switch to the solver (`search::solve_nodes`) is fitted to these figures.
+/// switch to the solver (`solve_nodes` in `src/search/root.rs`) is fitted
+/// to these figures.
 pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
     println!("empties positions exact-median exact-mean exact-max wld-median wld-mean exact-Mnps");
     for empties in from..=to {

@@ -59,11 +59,14 @@ fn move_time_flag(args: &Args) -> Result<Option<Duration>, CliError> {
         .map(|ms| Duration::from_millis(ms.max(1))))
 }
 
+/// The referee's limit per reply: `--move-time`, or the judge's second.
+fn referee_limit(args: &Args) -> Result<Duration, CliError> {
+    Ok(move_time_flag(args)?.unwrap_or(crate::clock::JUDGE_LIMIT))
+}
+
 /// The bot's settings from its flags. `--depth` and `--nodes` each fix
-/// what ends a search (one or the other); with `--move-time` too, the clock
-/// still stops it.
+/// what ends a search (one or the other); `Engine::new` decides the clock.
 fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
-    let defaults = BotOptions::default();
     let stop = match (args.number::<u32>("depth")?, args.number::<u64>("nodes")?) {
         (Some(_), Some(_)) => return Err(usage("--depth and --nodes: give one or the other")),
         (Some(0), None) => return Err(usage("--depth must be at least 1")),
@@ -71,18 +74,13 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         (None, Some(nodes)) => Stop::Nodes(nodes),
         (None, None) => Stop::Clock,
     };
-    let move_time = match (move_time_flag(args)?, stop) {
-        (Some(t), _) => Some(t),
-        (None, Stop::Clock) => defaults.move_time,
-        (None, Stop::Depth(_) | Stop::Nodes(_)) => None,
-    };
     Ok(BotOptions {
         hash_mb: args
             .number::<usize>("hash")?
-            .map_or(defaults.hash_mb, |mb| mb.clamp(1, 4096)),
+            .map_or(BotOptions::default().hash_mb, |mb| mb.clamp(1, 4096)),
         eval: eval_flag(args)?,
         stop,
-        move_time,
+        move_time: move_time_flag(args)?,
     })
 }
 
@@ -203,8 +201,7 @@ fn match_command(words: &[String]) -> Result<ExitCode, CliError> {
         commands: [a.clone(), b.clone()],
         games: args.number("games")?.unwrap_or(2),
         openings: openings_flag(&args)?,
-        with_openings: args.has("openings"),
-        limit: move_time_flag(&args)?.unwrap_or(crate::clock::JUDGE_LIMIT),
+        limit: referee_limit(&args)?,
         jobs: jobs_flag(&args, "match")?,
         record: args
             .text("record")
@@ -249,7 +246,7 @@ fn tournament_command(words: &[String]) -> Result<ExitCode, CliError> {
     let games_dir = out.map(|d| output_dir(d.join("games"))).transpose()?;
     let arena = RefereeArena::new(
         entrants,
-        move_time_flag(&args)?.unwrap_or(crate::clock::JUDGE_LIMIT),
+        referee_limit(&args)?,
         jobs_flag(&args, "tournament")?,
         games_dir,
     );
@@ -270,7 +267,7 @@ fn replay_command(words: &[String]) -> Result<ExitCode, CliError> {
         None => format!("self {}", t.header("args").unwrap_or("")),
     };
     let exact = args.has("exact") || t.header("exact") == Some("yes");
-    let limit = move_time_flag(&args)?.unwrap_or(crate::clock::JUDGE_LIMIT);
+    let limit = referee_limit(&args)?;
     let report = transcript::replay(&command, &t, limit, exact);
     if let Some(out) = args.text("record") {
         let mut recorded = report.transcript.clone();

@@ -14,9 +14,9 @@ pub struct MatchOptions {
     /// The command lines of A and B.
     pub commands: [String; 2],
     pub games: usize,
+    /// Named in the game lines when given (the standard start has no
+    /// moves to name).
     pub openings: Openings,
-    /// Whether any openings were given (they are named in the game lines).
-    pub with_openings: bool,
     pub limit: Duration,
     pub jobs: usize,
     pub record: Option<std::path::PathBuf>,
@@ -101,10 +101,10 @@ fn report_game(
         Some(c) if c == a_color => "A wins",
         Some(_) => "B wins",
     };
-    let opening = if options.with_openings {
-        format!(" opening {}", f.spec.opening.moves)
-    } else {
+    let opening = if f.spec.opening.moves.is_empty() {
         String::new()
+    } else {
+        format!(" opening {}", f.spec.opening.moves)
     };
     writeln!(
         out,

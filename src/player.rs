@@ -33,28 +33,27 @@ pub struct BotOptions {
     /// What ends a search: the clock (the default), or a fixed depth or
     /// node count for reproducible replies.
     pub stop: Stop,
-    /// The judge's limit per reply. `None` leaves the clock out altogether,
-    /// which only a fixed depth or node count may do (a clocked search
-    /// without a limit uses the judge's second).
+    /// The judge's limit per reply, when given (`--move-time`). Without
+    /// it a clocked search uses what our referee announced in
+    /// `REVERSI_MOVE_TIME`, else the judge's second; a fixed depth or node
+    /// count has no clock at all (see [`Engine::new`]).
     pub move_time: Option<Duration>,
 }
 
 impl Default for BotOptions {
-    /// What a judge gets: the trained evaluation, 16 MB, the clock, 1 s a
-    /// reply (or what our referee announced in `REVERSI_MOVE_TIME`).
+    /// What a judge gets: the trained evaluation, 16 MB, the clock.
     fn default() -> BotOptions {
         BotOptions {
             hash_mb: crate::tt::DEFAULT_MB,
             eval: Evaluator::DEFAULT,
             stop: Stop::Clock,
-            move_time: Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT)),
+            move_time: None,
         }
     }
 }
 
 /// The limit a referee of ours announced (see `clock::MOVE_TIME_ENV`).
-#[must_use]
-pub fn limit_from_env() -> Option<Duration> {
+fn limit_from_env() -> Option<Duration> {
     let ms: u64 = std::env::var(crate::clock::MOVE_TIME_ENV)
         .ok()?
         .parse()
@@ -65,29 +64,34 @@ pub fn limit_from_env() -> Option<Duration> {
 /// The searching engine.
 pub struct Engine {
     searcher: Searcher,
-    options: BotOptions,
+    stop: Stop,
+    /// The limit per reply the clock enforces; `None`: no clock.
+    limit: Option<Duration>,
 }
 
 impl Engine {
+    /// The one place that decides the clock: a given `move_time` always
+    /// applies; without one, a clocked search takes the announced limit or
+    /// the judge's second, and a fixed depth or node count none, so that it
+    /// replays exactly (`REVERSI_MOVE_TIME` does not change that).
     #[must_use]
     pub fn new(options: BotOptions) -> Engine {
+        let limit = match (options.move_time, options.stop) {
+            (Some(t), _) => Some(t),
+            (None, Stop::Clock) => Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT)),
+            (None, Stop::Depth(_) | Stop::Nodes(_)) => None,
+        };
         Engine {
             searcher: Searcher::new(options.hash_mb, options.eval),
-            options,
+            stop: options.stop,
+            limit,
         }
     }
 
-    /// A fixed depth or node count with no move time is reproducible: no
-    /// clock at all. With a move time, the clock stops the search too.
     fn limits(&self, started: Instant) -> Limits {
-        let move_time = match (self.options.stop, self.options.move_time) {
-            (_, Some(t)) => Some(t),
-            (Stop::Clock, None) => Some(crate::clock::JUDGE_LIMIT),
-            (Stop::Depth(_) | Stop::Nodes(_), None) => None,
-        };
         Limits {
-            stop: self.options.stop,
-            deadline: move_time.map_or_else(
+            stop: self.stop,
+            deadline: self.limit.map_or_else(
                 || Deadline::unlimited(started),
                 |t| Deadline::for_limit(started, t),
             ),
@@ -221,5 +225,30 @@ impl Player for GreedyPlayer {
             square,
             info: format!("greedy flips {most}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixed_search_has_a_clock_only_when_given_one() {
+        let depth = |move_time| {
+            Engine::new(BotOptions {
+                stop: Stop::Depth(3),
+                move_time,
+                ..BotOptions::default()
+            })
+            .limit
+        };
+        assert_eq!(depth(None), None);
+        let given = Some(Duration::from_millis(300));
+        assert_eq!(depth(given), given);
+        let clocked = Engine::new(BotOptions::default()).limit;
+        assert_eq!(
+            clocked,
+            Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT))
+        );
     }
 }

@@ -39,17 +39,19 @@ pub enum Command {
     End,
 }
 
+/// A square as the protocol writes it, file and rank as two words: `d 3`.
+fn write_square(f: &mut fmt::Formatter<'_>, sq: Square) -> fmt::Result {
+    write!(f, "{} {}", sq.file_char(), sq.rank_char())
+}
+
 impl fmt::Display for Command {
     /// The line as the judge writes it: `PLACE d 4 1`, `TURN e 6`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let square = |f: &mut fmt::Formatter<'_>, sq: &Square| {
-            write!(f, "{} {}", sq.file_char(), sq.rank_char())
-        };
         match self {
             Command::Start => write!(f, "START"),
             Command::Place(sq, owner) => {
                 write!(f, "PLACE ")?;
-                square(f, sq)?;
+                write_square(f, *sq)?;
                 let digit = match owner {
                     Owner::Mine => 1,
                     Owner::Theirs => 2,
@@ -60,7 +62,7 @@ impl fmt::Display for Command {
             Command::Begin => write!(f, "BEGIN"),
             Command::Turn(sq) => {
                 write!(f, "TURN ")?;
-                square(f, sq)
+                write_square(f, *sq)
             }
             Command::Pass => write!(f, "PASS"),
             Command::End => write!(f, "END"),
@@ -159,7 +161,7 @@ impl From<Option<Square>> for MoveReply {
 impl fmt::Display for MoveReply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveReply::Play(sq) => write!(f, "{} {}", sq.file_char(), sq.rank_char()),
+            MoveReply::Play(sq) => write_square(f, *sq),
             MoveReply::Pass => write!(f, "PASS"),
         }
     }

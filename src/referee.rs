@@ -201,10 +201,7 @@ pub fn play_game(setup: &GameSetup) -> Game {
     // opponent's move or PASS.
     let mut last: Option<Option<Square>> = None;
     while !board.is_game_over() {
-        let i = match to_move {
-            Color::Black => 0,
-            Color::White => 1,
-        };
+        let i = to_move.index();
         let message = match last {
             None => Command::Begin,
             Some(None) => Command::Pass,

@@ -23,7 +23,7 @@ mod root;
 mod searcher;
 
 pub use midgame::INFINITY;
-pub use root::{solve_nodes, Limits, ScoreKind, SearchResult, SolveKind, Stop};
+pub use root::{Limits, ScoreKind, SearchResult, SolveKind, Stop};
 pub use searcher::Searcher;
 
 use crate::bitboard::Square;

@@ -53,18 +53,16 @@ pub const NEXT_ITERATION_SHARE: f64 = 0.25;
 pub const ITERATION_GROWTH: (f64, f64) = (1.5, 6.0);
 pub const ITERATION_GROWTH_GUESS: f64 = 3.0;
 
-/// Expected nodes of an exact solve (`wld` false) or a win/draw/loss solve
-/// with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
+/// Expected nodes of a solve of `kind` with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
 /// (BENCHMARKS.md): at 20 empties the mean exact solve took 11.6 M nodes
 /// and the mean WLD solve 1.40 M; from 18 to 22 empties each extra empty
 /// multiplied the exact mean by about 2.4, the WLD mean (noisier) by 1.6
 /// to 3.2. Rounded up to 13 M and 2.5; 1.4 M and 2.2.
 #[must_use]
-pub fn solve_nodes(empties: u32, wld: bool) -> f64 {
-    let (at_20, growth) = if wld {
-        (1.4e6, 2.2f64)
-    } else {
-        (1.3e7, 2.5f64)
+pub fn solve_nodes(empties: u32, kind: SolveKind) -> f64 {
+    let (at_20, growth) = match kind {
+        SolveKind::Wld => (1.4e6, 2.2f64),
+        SolveKind::Exact => (1.3e7, 2.5f64),
     };
     at_20 * growth.powi(empties as i32 - 20)
 }
@@ -308,13 +306,9 @@ impl Searcher {
     /// left that `SOLVE_SHARE` allows, at the speed measured so far.
     fn solve_plan(&self, empties: u32, deadline: &Deadline) -> Option<SolveKind> {
         let budget = deadline.remaining().as_secs_f64() * SOLVE_SHARE * self.solve_nps;
-        if solve_nodes(empties, false) <= budget {
-            Some(SolveKind::Exact)
-        } else if solve_nodes(empties, true) <= budget {
-            Some(SolveKind::Wld)
-        } else {
-            None
-        }
+        [SolveKind::Exact, SolveKind::Wld]
+            .into_iter()
+            .find(|&kind| solve_nodes(empties, kind) <= budget)
     }
 
     /// Solves at the root, win/draw/loss first when that is all the time
