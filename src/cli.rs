@@ -23,7 +23,7 @@ const USAGE: &str = include_str!("cli/usage.txt");
 
 /// Each command's flags, each named once: `name=` takes a value, a bare
 /// `name` is a switch.
-const BOT_FLAGS: &str = "player= depth= nodes= move-time= hash= eval= seed= log=";
+const BOT_FLAGS: &str = "player= depth= nodes= move-time= hash= eval= probcut= seed= log=";
 const MATCH_FLAGS: &str = "games= move-time= record= openings= seed= jobs= show";
 const TOURNAMENT_FLAGS: &str =
     "players= format= games= rounds= pair-games= seed= move-time= jobs= out= openings=";
@@ -31,7 +31,7 @@ const REPLAY_FLAGS: &str = "bot= exact move-time= record=";
 const PERFT_FLAGS: &str = "convention=";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
-    "depth= hash= eval= endgame-curve probcut-errors games-dir= from= to= positions=";
+    "depth= hash= eval= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
 const TRAIN_FLAGS: &str = "games-dir= out= jobs= seed= epochs= every=";
 const BIO97_FLAGS: &str = "strategy=";
 
@@ -81,6 +81,11 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         eval: eval_flag(args)?,
         stop,
         move_time: move_time_flag(args)?,
+        selective: match args.text("probcut").unwrap_or("on") {
+            "on" => true,
+            "off" => false,
+            other => return Err(usage(format!("--probcut takes on or off, not '{other}'"))),
+        },
     })
 }
 
@@ -298,6 +303,20 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
         let dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
         let wthor = dir.join("wthor");
         let games = crate::train::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
+        if let Some(deep) = args.number::<u32>("deep")? {
+            crate::bench::midgame_probcut_errors(
+                &games,
+                (
+                    args.number("from")?.unwrap_or(20),
+                    args.number("to")?.unwrap_or(52),
+                    args.number("step")?.unwrap_or(4),
+                ),
+                args.number("positions")?.unwrap_or(100),
+                deep,
+                jobs_flag(&args, "bench")?,
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
         crate::bench::probcut_errors(
             &games,
             args.number("from")?.unwrap_or(16),

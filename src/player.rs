@@ -38,6 +38,9 @@ pub struct BotOptions {
     /// `REVERSI_MOVE_TIME`, else the judge's second; a fixed depth or node
     /// count has no clock at all (see [`Engine::new`]).
     pub move_time: Option<Duration>,
+    /// ProbCut in the midgame search (`--probcut off` turns it off, for
+    /// comparison).
+    pub selective: bool,
 }
 
 impl Default for BotOptions {
@@ -48,6 +51,7 @@ impl Default for BotOptions {
             eval: Evaluator::DEFAULT,
             stop: Stop::Clock,
             move_time: None,
+            selective: true,
         }
     }
 }
@@ -67,6 +71,7 @@ pub struct Engine {
     stop: Stop,
     /// The limit per reply the clock enforces; `None`: no clock.
     limit: Option<Duration>,
+    selective: bool,
 }
 
 impl Engine {
@@ -85,6 +90,7 @@ impl Engine {
             searcher: Searcher::new(options.hash_mb, options.eval),
             stop: options.stop,
             limit,
+            selective: options.selective,
         }
     }
 
@@ -96,11 +102,13 @@ impl Engine {
                 |t| Deadline::for_limit(started, t),
             ),
             solver: true,
+            selective: self.selective,
         }
     }
 }
 
-/// `depth 9 score +1.25 nodes 123456 time 512ms`, or `... exact +4 ...`
+/// `depth 9@73% score +1.25 nodes 123456 time 512ms` (the selectivity,
+/// when ProbCut pruned, after the depth), or `... exact +4 ...`
 /// when solved, or `... solved win ...` when solved as win/draw/loss only.
 #[must_use]
 pub fn describe(result: &SearchResult) -> String {
@@ -122,8 +130,11 @@ pub fn describe(result: &SearchResult) -> String {
     } else {
         0.0
     };
+    let selectivity = result
+        .confidence()
+        .map_or(String::new(), |percent| format!("@{percent}%"));
     format!(
-        "depth {} {} nodes {} time {:.0}ms knps {:.0}",
+        "depth {}{selectivity} {} nodes {} time {:.0}ms knps {:.0}",
         result.depth, score, result.nodes, ms, knps
     )
 }

@@ -196,6 +196,7 @@ fn answer(s: &mut Searcher, board: &Board, options: &Options) -> Answer {
                 |t| Deadline::exactly(start, t),
             ),
             solver: options.depth_limit.is_none_or(|d| empties <= d),
+            selective: true,
         };
         let r = s.search(board, &limits);
         return match r.kind {

@@ -33,9 +33,9 @@ const SQUARE_ORDER: [Score; 64] = [
 
 /// Searches `board` to `depth` plies within (`alpha`, `beta`); fail-soft.
 /// Returns 0 once the searcher has stopped (the caller discards it).
-/// Where the depth reaches the end of the game the exact solver takes
-/// over, except in a selective solve (`s.selectivity` set, see
-/// [`probcut`]), which searches on with ProbCut down to
+/// With `s.selectivity` set, ProbCut prunes (see [`probcut`]). Where the
+/// depth reaches the end of the game the exact solver takes over, except
+/// in a selective search, which goes on with ProbCut down to
 /// [`probcut::SELECTIVE_TO_EXACT`] empties.
 pub(super) fn pvs(
     s: &mut Searcher,
@@ -139,9 +139,9 @@ pub(super) fn pvs(
     best_score
 }
 
-/// ProbCut at a node of a selective solve (`s.selectivity` set): where a
-/// shallow search clears the window by [`probcut::margin`], returns the
-/// bound the full search would most likely have failed at.
+/// ProbCut at a node of a selective search (`s.selectivity` set): where
+/// a shallow search clears the window by [`probcut::cut`]'s margins,
+/// returns the bound the full search would most likely have failed at.
 fn probcut_cut(
     s: &mut Searcher,
     board: &Board,
@@ -150,20 +150,23 @@ fn probcut_cut(
     depth: u32,
 ) -> Option<Score> {
     let t = s.selectivity?;
-    let (shallow, margin) = probcut::margin(t, depth.min(board.empty_count()));
+    if depth < probcut::MIN_DEPTH {
+        return None;
+    }
+    let cut = probcut::cut(t, board.empty_count(), depth);
     // The shallow searches themselves prune nothing.
     s.selectivity = None;
-    let high = beta + margin;
-    let low = alpha - margin;
-    let cut = if high <= 64 * DISC && pvs(s, board, high - 1, high, shallow) >= high {
+    let high = beta + cut.above;
+    let low = alpha - cut.below;
+    let result = if high <= 64 * DISC && pvs(s, board, high - 1, high, cut.shallow) >= high {
         Some(beta)
-    } else if low >= -64 * DISC && pvs(s, board, low, low + 1, shallow) <= low {
+    } else if low >= -64 * DISC && pvs(s, board, low, low + 1, cut.shallow) <= low {
         Some(alpha)
     } else {
         None
     };
     s.selectivity = Some(t);
-    cut
+    result
 }
 
 /// (square, position after it, ordering key): higher keys are searched first.

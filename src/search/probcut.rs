@@ -1,15 +1,32 @@
 //! ProbCut: a shallow search predicts a deep one. Where the shallow score
 //! lies far enough outside the window, the deep search is taken to fail
-//! the same way and is skipped. Wrong now and then by design, so it is used
-//! only by the selective solves that fill the table before an exact solve
-//! (`root::solve_root`); the exact solver never prunes this way. This
-//! module owns the margins; the midgame search makes the cut.
+//! the same way and is skipped. Wrong now and then by design: the midgame
+//! search uses it at every depth from [`MIN_DEPTH`] (the bot's iterations,
+//! at [`MIDGAME_T`]), and so do the selective solves, which search to the
+//! end of the game at tightening levels; the exact solver never prunes this
+//! way. This module owns the margins; the midgame search makes the cut.
 //!
 //! The margin is `t` standard deviations of the error of the shallow
-//! search's score as an estimate of the exact one, measured on positions
-//! from the game archives (see [`error_sigma`]).
+//! search's score as an estimate of the deep one's: against a deeper
+//! midgame search ([`midgame_sigma`], [`STAGE_BIAS`]) or, to the end, the
+//! exact score ([`error_sigma`]), both measured on positions from the game
+//! archives. A `t` is shown as the share of a normal distribution within
+//! `t` standard deviations ([`confidence`]): 1.1 is 73%, as in Edax.
 
-use crate::eval::Score;
+use crate::eval::{Score, DISC};
+
+/// The bot's midgame iterations prune at this `t` (73%). Of 1.1 and 1.5
+/// ... (see BENCHMARKS.md, "Selective search").
+pub const MIDGAME_T: f64 = 1.1;
+
+/// Once an iteration reaches the end of the game, the next ones stay
+/// there and tighten the cuts, one level each, before the exact solve:
+/// 87%, 95% and 99% (Edax's levels).
+pub const ENDGAME_LEVELS: [f64; 3] = [1.5, 2.0, 2.6];
+
+/// Nodes with fewer plies to go than this are never cut: the shallow
+/// search would cost nearly what it saves.
+pub const MIN_DEPTH: u32 = 3;
 
 /// The selective solves before an exact one, by their `t`: how many
 /// standard deviations the shallow score must clear. A loose pass first,
@@ -45,11 +62,124 @@ fn error_sigma(shallow: u32) -> f64 {
     930.0 - 60.0 * f64::from(shallow)
 }
 
-/// The shallow depth and the margin, in hundredths of a disc, for a node
-/// `plies` deep at selectivity `t`: the shallow score must clear the window
-/// by `t` standard deviations of its error.
+/// Where a node's shallow search must land for a cut: a fail high when
+/// its score reaches `beta + above`, a fail low when it stays at or under
+/// `alpha - below` (hundredths of a disc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    pub shallow: u32,
+    pub above: Score,
+    pub below: Score,
+}
+
+/// The cut for a node with `empties` empty squares searched `plies` deep
+/// at selectivity `t`: the shallow score, less its expected error, must
+/// clear the window by `t` standard deviations of the error.
 #[must_use]
-pub fn margin(t: f64, plies: u32) -> (u32, Score) {
-    let shallow = ((f64::from(plies) * SHALLOW_SHARE) as u32) & !1;
-    (shallow, (t * error_sigma(shallow)) as Score)
+pub fn cut(t: f64, empties: u32, plies: u32) -> Cut {
+    if plies >= empties {
+        // To the end of the game: the error against the exact score.
+        let shallow = ((f64::from(empties) * SHALLOW_SHARE) as u32) & !1;
+        let margin = (t * error_sigma(shallow)) as Score;
+        return Cut {
+            shallow,
+            above: margin,
+            below: margin,
+        };
+    }
+    let shallow = midgame_shallow(plies);
+    let margin = t * midgame_sigma(empties, shallow, plies);
+    // deep - shallow is expected to be this much (see STAGE_BIAS); the
+    // plies have the same parity, so the two biases enter with one sign.
+    let parity = if plies.is_multiple_of(2) { 1.0 } else { -1.0 };
+    let bias = |e: u32| STAGE_BIAS[crate::eval::pattern::stage(e)];
+    let mean = parity * (bias(empties - plies) - bias(empties - shallow));
+    Cut {
+        shallow,
+        above: ((margin - mean) * f64::from(DISC)) as Score,
+        below: ((margin + mean) * f64::from(DISC)) as Score,
+    }
+}
+
+/// The shallow depth for a midgame node `plies` deep: of the depths of the
+/// same parity (whose scores lean the same way), the one nearest 0.4 of
+/// it: 1 for 3 and 5 plies, 2 for 4 and 6, 3 for 7 and 9, 4 for 8 and 10.
+fn midgame_shallow(plies: u32) -> u32 {
+    let target = 0.4 * f64::from(plies);
+    (plies % 2..plies)
+        .step_by(2)
+        .min_by(|&a, &b| {
+            (f64::from(a) - target)
+                .abs()
+                .total_cmp(&(f64::from(b) - target).abs())
+        })
+        .unwrap_or(0)
+}
+
+/// Standard deviation, in discs, of a `deep`-ply midgame score less the
+/// `shallow`-ply one at `empties` empties: the line that
+/// `reversi bench --probcut-errors --deep 10 --from 20 --to 52 --step 4
+/// --positions 120` fits to 120 archive positions at each of 20, 24, ...
+/// 52 empties (pairs of the same parity; BENCHMARKS.md), with a floor.
+fn midgame_sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
+    let sd =
+        5.567 - 0.0373 * f64::from(empties) - 0.608 * f64::from(shallow) + 0.245 * f64::from(deep);
+    sd.max(1.0)
+}
+
+/// How much the evaluation overrates the side to move, in discs, by its
+/// stage (`eval::pattern::stage`): a search to depth d scores about
+/// (-1)^d times the bias of its leaves' stage too much, which is most of
+/// the mean difference between a deep and a shallow score (the same
+/// command fits it; left alone, the cuts would lean one way). The last
+/// stage (56-60 empties) is never a leaf of these searches: 0.
+const STAGE_BIAS: [f64; 10] = [
+    -0.72, -1.57, -1.29, -2.36, 0.17, -2.29, -0.59, -4.86, 0.79, 0.0,
+];
+
+/// The share of a normal distribution within `t` standard deviations of
+/// its mean, in percent: how a selectivity is shown.
+#[must_use]
+pub fn confidence(t: f64) -> u32 {
+    // erf(t / sqrt 2) by Abramowitz and Stegun's 7.1.26, good to 1e-7.
+    let x = t / std::f64::consts::SQRT_2;
+    let k = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = k
+        * (0.254_829_592
+            + k * (-0.284_496_736
+                + k * (1.421_413_741 + k * (-1.453_152_027 + k * 1.061_405_429))));
+    ((1.0 - poly * (-x * x).exp()) * 100.0).round() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confidence_of_the_levels() {
+        let shown: Vec<u32> = [1.1, 1.5, 2.0, 2.6, 3.3]
+            .iter()
+            .map(|&t| confidence(t))
+            .collect();
+        assert_eq!(shown, [73, 87, 95, 99, 100]);
+    }
+
+    #[test]
+    fn shallow_depths_keep_the_parity() {
+        let shallow: Vec<u32> = (3..=12).map(midgame_shallow).collect();
+        assert_eq!(shallow, [1, 2, 1, 2, 3, 4, 3, 4, 5, 4]);
+    }
+
+    #[test]
+    fn margins_widen_with_t_and_never_vanish() {
+        for empties in 12..=60 {
+            for plies in MIN_DEPTH..empties.min(30) {
+                let (loose, tight) = (cut(1.1, empties, plies), cut(2.0, empties, plies));
+                assert!(loose.shallow < plies);
+                assert!(tight.above > loose.above && tight.below > loose.below);
+                // The sum is 2 t sigma, sigma at least a disc.
+                assert!(loose.above + loose.below >= 2 * 110 - 1);
+            }
+        }
+    }
 }

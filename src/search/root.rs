@@ -110,6 +110,10 @@ pub struct Limits {
     /// Whether the search may hand over to the exact solver (the bot:
     /// always; `reversi solve --depth-limit` wants a pure midgame estimate).
     pub solver: bool,
+    /// Whether the midgame search prunes with ProbCut (the bot: unless
+    /// told `--probcut off`), and, having reached the end of the game,
+    /// tightens its cuts level by level before the exact solve.
+    pub selective: bool,
 }
 
 impl Limits {
@@ -121,6 +125,7 @@ impl Limits {
             stop: Stop::Depth(depth),
             deadline: Deadline::unlimited(std::time::Instant::now()),
             solver: true,
+            selective: true,
         }
     }
 }
@@ -148,8 +153,20 @@ pub struct SearchResult {
     pub kind: ScoreKind,
     /// Plies of the last finished iteration (0 for a forced reply).
     pub depth: u32,
+    /// ProbCut's `t` in that iteration; `None` when it pruned nothing.
+    pub selectivity: Option<f64>,
     pub nodes: u64,
     pub elapsed: Duration,
+}
+
+impl SearchResult {
+    /// The selectivity of the last iteration as Edax shows it: the share
+    /// of ProbCut's cuts expected to be right, in percent; `None` for a
+    /// full-width or exact result.
+    #[must_use]
+    pub fn confidence(&self) -> Option<u32> {
+        self.selectivity.map(probcut::confidence)
+    }
 }
 
 /// The expected time of the next iteration, from when the finished ones
@@ -165,6 +182,29 @@ fn next_iteration(finished_at: &[Duration]) -> Duration {
     };
     let (low, high) = ITERATION_GROWTH;
     Duration::from_secs_f64(last * growth.clamp(low, high))
+}
+
+/// The iterations of a search, as (plies, ProbCut's `t`): one ply more
+/// each up to `max_depth`; when selective, at [`probcut::MIDGAME_T`] until
+/// the plies reach the `empties` of the root, then to the end of the game
+/// at each of [`probcut::ENDGAME_LEVELS`]. Those last are numbered 2 plies
+/// apart past `empties` (any depth from `empties` on searches to the end),
+/// so that the table never takes a looser level's bounds for a tighter
+/// one's. An exact solve, if any, comes after (the caller's plan).
+fn iterations(empties: u32, max_depth: u32, selective: bool) -> Vec<(u32, Option<f64>)> {
+    if !selective {
+        return (1..=max_depth).map(|depth| (depth, None)).collect();
+    }
+    let mut plan: Vec<(u32, Option<f64>)> = (1..empties.min(max_depth + 1))
+        .map(|depth| (depth, Some(probcut::MIDGAME_T)))
+        .collect();
+    if max_depth >= empties {
+        let levels = std::iter::once(probcut::MIDGAME_T).chain(probcut::ENDGAME_LEVELS);
+        for (level, t) in levels.enumerate() {
+            plan.push((empties + 2 * level as u32, Some(t)));
+        }
+    }
+    plan
 }
 
 /// Solves the whole game from `board` within (`alpha`, `beta`) (with
@@ -232,6 +272,7 @@ impl Searcher {
             score: 0,
             kind: ScoreKind::Estimate,
             depth: 0,
+            selectivity: None,
             nodes: 0,
             elapsed: Duration::ZERO,
         };
@@ -259,7 +300,9 @@ impl Searcher {
         };
         // When each finished iteration ended, for the growth estimate.
         let mut finished_at: Vec<Duration> = vec![Duration::ZERO];
-        for depth in 1..=max_depth {
+        // ProbCut's margins are the trained evaluation's measured errors.
+        let selective = limits.selective && self.eval == Evaluator::Pattern;
+        for (depth, selectivity) in iterations(empties, max_depth, selective) {
             let plan = if !limits.solver {
                 None
             } else if clocked {
@@ -278,11 +321,14 @@ impl Searcher {
                 self.solve_at_root(board, first, kind, limits, &mut result);
                 break;
             }
+            self.selectivity = selectivity;
             let finished = self.root_iteration(board, &mut root, depth);
+            self.selectivity = None;
             if let Some((sq, score)) = finished {
                 result.best = Some(sq);
                 result.score = score;
-                result.depth = depth;
+                result.depth = depth.min(empties);
+                result.selectivity = selectivity;
                 result.nodes = self.nodes;
                 result.elapsed = limits.deadline.elapsed();
             }
@@ -353,6 +399,7 @@ impl Searcher {
                 ScoreKind::Exact
             };
             result.depth = empties;
+            result.selectivity = None;
             result.nodes = self.nodes;
             result.elapsed = limits.deadline.elapsed();
             if !wld {
@@ -452,6 +499,7 @@ mod tests {
                 stop: Stop::Clock,
                 deadline: Deadline::for_limit(Instant::now(), Duration::from_millis(8)),
                 solver: true,
+                selective: true,
             };
             let r = searcher.search(&board, &limits);
             let sq = r.best.expect("a move exists");
