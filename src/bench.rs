@@ -63,6 +63,41 @@ pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
     );
 }
 
+/// `reversi bench --move-time MS`: each bench position searched as the bot
+/// would with a judge's limit of `limit` per reply (fresh table each), its
+/// search line, then the depths reached and the midgame speed: nodes per
+/// second over the positions no solve finished. Not reproducible (the
+/// clock decides), so no signature.
+pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator) {
+    let (mut nodes, mut secs, mut depths) = (0u64, 0.0f64, Vec::new());
+    for (i, board) in positions().iter().enumerate() {
+        let limits = Limits {
+            stop: crate::search::Stop::Clock,
+            deadline: crate::clock::Deadline::for_limit(Instant::now(), limit),
+            solver: true,
+            selective: true,
+        };
+        let r = Searcher::new(hash_mb, eval).search(board, &limits);
+        println!(
+            "position {i}: empties {:2} best {} {}",
+            board.empty_count(),
+            r.best.map_or("pass".to_string(), |s| s.to_string()),
+            crate::player::describe(&r)
+        );
+        if r.kind == crate::search::ScoreKind::Estimate {
+            nodes += r.nodes;
+            secs += r.elapsed.as_secs_f64();
+            depths.push(r.depth.to_string());
+        }
+    }
+    println!(
+        "bench move-time {}ms: midgame depths {} nodes {nodes} time {secs:.3}s nps {:.0}",
+        limit.as_millis(),
+        depths.join(" "),
+        nodes as f64 / secs.max(1e-9)
+    );
+}
+
 /// Searches every bench position to `depth` with a fresh searcher, shows
 /// each result to `each`, and returns the total nodes.
 fn searches(

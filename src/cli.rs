@@ -31,7 +31,7 @@ const REPLAY_FLAGS: &str = "bot= exact move-time= record=";
 const PERFT_FLAGS: &str = "convention=";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
-    "depth= hash= eval= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
+    "depth= move-time= hash= eval= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
 const TRAIN_FLAGS: &str = "games-dir= out= jobs= seed= epochs= every=";
 const BIO97_FLAGS: &str = "strategy=";
 
@@ -329,7 +329,10 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
     let hash = args
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
-    crate::bench::run(depth, hash, eval);
+    match move_time_flag(&args)? {
+        Some(limit) => crate::bench::timed(limit, hash, eval),
+        None => crate::bench::run(depth, hash, eval),
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -86,6 +86,9 @@ impl Engine {
             (None, Stop::Clock) => Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT)),
             (None, Stop::Depth(_) | Stop::Nodes(_)) => None,
         };
+        if options.eval == Evaluator::Pattern {
+            crate::eval::pattern::prepare();
+        }
         Engine {
             searcher: Searcher::new(options.hash_mb, options.eval),
             stop: options.stop,

@@ -193,11 +193,12 @@ const INVERSES: [u8; 8] = {
     inv
 };
 
-/// The base patterns' configurations on one (transformed) board, gathered
-/// with masks and shifts: the bits each pattern reads, in reading order,
-/// then `TERNARY`.
+/// The base patterns' configurations on one (transformed) board, as
+/// indices into each pattern's table (offset included), gathered with
+/// masks and shifts: the bits each pattern reads, in reading order, then
+/// `TERNARY`.
 #[inline]
-fn base_indices(p: u64, o: u64, out: &mut [u32], at: usize) {
+fn base_indices(p: u64, o: u64) -> [u32; PATTERNS.len()] {
     #[inline]
     fn gather(x: u64) -> [usize; 11] {
         // A diagonal's squares, one per file, folded onto the top byte.
@@ -220,11 +221,13 @@ fn base_indices(p: u64, o: u64, out: &mut [u32], at: usize) {
     let t = |table: &[u16; 1024], i: usize| u32::from(table[gp[i]]) + 2 * u32::from(table[go[i]]);
     let cell = |sq: u32| (((p >> sq) & 1) + 2 * ((o >> sq) & 1)) as u32;
     let tables: [&[u16; 1024]; 11] = [&T8, &T9, &T10, &T8, &T8, &T8, &T8, &T7, &T6, &T5, &T4];
+    let mut out = [0u32; PATTERNS.len()];
     // The edge pattern's two X-squares follow its rank.
-    out[at] = OFFSETS[0] as u32 + 9 * t(&T8, 0) + 3 * cell(9) + cell(14);
+    out[0] = OFFSETS[0] as u32 + 9 * t(&T8, 0) + 3 * cell(9) + cell(14);
     for i in 1..PATTERNS.len() {
-        out[at + i * 8] = OFFSETS[i] as u32 + t(tables[i], i);
+        out[i] = OFFSETS[i] as u32 + t(tables[i], i);
     }
+    out
 }
 
 /// The features of `board` for the side to move: indices into one stage's
@@ -236,8 +239,10 @@ pub fn features(board: &Board) -> [u32; FEATURES] {
     let (p, o) = (board.player, board.opponent);
     let mut out = [0u32; FEATURES];
     for (sym, &inv) in INVERSES.iter().enumerate() {
-        let (tp, to) = (transform(p, inv), transform(o, inv));
-        base_indices(tp, to, &mut out, sym);
+        let indices = base_indices(transform(p, inv), transform(o, inv));
+        for (pattern, &index) in indices.iter().enumerate() {
+            out[pattern * 8 + sym] = index;
+        }
     }
     let n = PATTERNS.len() * 8;
     let mobility = |a, b| (legal_moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
@@ -324,9 +329,256 @@ pub fn weight_sum(tables: &[u8], board: &Board) -> i32 {
         .sum()
 }
 
+/// Where symmetry `sym` puts pattern `p`'s squares, as a bit mask.
+const fn placement_mask(p: usize, sym: u8) -> u64 {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < PATTERNS[p].len() {
+        mask |= 1 << map_square(PATTERNS[p][i], sym);
+        i += 1;
+    }
+    mask
+}
+
+/// Which patterns each symmetry reads in the folded evaluation (bit `p`):
+/// a pattern is read under a symmetry unless an earlier one covers the
+/// same squares. 46 readings in all, where [`features`] has 88: the edge,
+/// the lines and the diagonals cover each of their placements twice (once
+/// from each end), the 3x3 corner twice (once transposed), the long
+/// diagonal four times.
+const READ_BY_SYM: [u16; 8] = {
+    let mut read = [0u16; 8];
+    let mut p = 0;
+    while p < PATTERNS.len() {
+        let mut sym = 0;
+        while sym < 8 {
+            let mut seen = false;
+            let mut earlier = 0;
+            while earlier < sym {
+                if placement_mask(p, earlier) == placement_mask(p, sym) {
+                    seen = true;
+                }
+                earlier += 1;
+            }
+            if !seen {
+                read[sym as usize] |= 1 << p;
+            }
+            sym += 1;
+        }
+        p += 1;
+    }
+    read
+};
+
+/// The folded tables: for each pattern, the weight of a configuration read
+/// once plus the weights of every other reading of the same squares, which
+/// a position always reads together with it. A reading under symmetry
+/// `s * h`, where `h` maps the pattern onto its own squares, is the
+/// reading under `s` with its digits permuted as `h` permutes the squares,
+/// whatever `s` is; so one folded table per pattern serves every placement
+/// and gives exactly the sum [`features`] reads (a test checks it).
+struct Folded {
+    weights: Vec<i16>,
+    /// The 46 readings, for the gathering path (see [`Reading`]).
+    readings: Vec<Reading>,
+    /// Their bits-to-index tables, one after another.
+    ternary: Vec<u16>,
+}
+
+/// One of the folded evaluation's readings as a set of squares: PEXT
+/// gathers a side's discs on them in square order, and `ternary` (from
+/// `at`) turns those bits into the pattern's own index, the same index the
+/// transform path computes; `offset` places it in the stage's weights.
+#[derive(Clone, Copy)]
+struct Reading {
+    mask: u64,
+    at: u32,
+    offset: u32,
+}
+
+/// Starts building the folded tables on a thread of their own, so that
+/// the bot, which calls this as it starts, has them before its first move
+/// is asked (they take about 20 ms; an evaluation that comes sooner waits
+/// for them).
+pub fn prepare() {
+    std::thread::spawn(|| {
+        folded();
+    });
+}
+
+/// Built from the embedded weights on first use (or by [`prepare`]).
+fn folded() -> &'static Folded {
+    static FOLDED: std::sync::OnceLock<Folded> = std::sync::OnceLock::new();
+    FOLDED.get_or_init(|| {
+        let (readings, ternary) = readings();
+        Folded {
+            weights: fold(tables()),
+            readings,
+            ternary,
+        }
+    })
+}
+
+/// The readings of [`READ_BY_SYM`] as square sets, and their tables: for
+/// each value of the gathered bits, the sum over set bits of the digit
+/// weight (3^(n-1-i)) of the pattern square the bit stands for.
+fn readings() -> (Vec<Reading>, Vec<u16>) {
+    let (mut readings, mut ternary) = (Vec::new(), Vec::new());
+    for (sym, &read) in READ_BY_SYM.iter().enumerate() {
+        for (p, squares) in PATTERNS.iter().enumerate() {
+            if read & (1 << p) == 0 {
+                continue;
+            }
+            // Reading under `sym` is reading the pattern on the board
+            // sent through the inverse symmetry: square i of the reading
+            // is where `sym` puts the pattern's square i.
+            let n = squares.len();
+            let placed: Vec<u8> = squares.iter().map(|&q| map_square(q, sym as u8)).collect();
+            let mut in_order = placed.clone();
+            in_order.sort_unstable();
+            let digit_weight = |sq: u8| {
+                let i = placed.iter().position(|&q| q == sq).unwrap_or(0);
+                3u16.pow((n - 1 - i) as u32)
+            };
+            let at = ternary.len() as u32;
+            for bits in 0..1u32 << n {
+                let value: u16 = (0..n)
+                    .filter(|&j| bits & (1 << j) != 0)
+                    .map(|j| digit_weight(in_order[j]))
+                    .sum();
+                ternary.push(value);
+            }
+            let mask = placed.iter().fold(0u64, |m, &q| m | 1 << q);
+            readings.push(Reading {
+                mask,
+                at,
+                offset: OFFSETS[p] as u32,
+            });
+        }
+    }
+    (readings, ternary)
+}
+
+/// Folds weights laid out as in a weights file (see [`folded`]); empty
+/// when the tables are short.
+fn fold(tables: &[u8]) -> Vec<i16> {
+    if tables.len() < 2 * STAGES * STAGE_SIZE {
+        return Vec::new();
+    }
+    let weight = |at: usize| i32::from(i16::from_le_bytes([tables[2 * at], tables[2 * at + 1]]));
+    // For each pattern, the index permutations of its other readings of
+    // the same squares, shared by every stage.
+    let mut permutations: Vec<(usize, usize, Vec<u32>)> = Vec::new();
+    for (p, squares) in PATTERNS.iter().enumerate() {
+        let n = squares.len();
+        for h in 1..8u8 {
+            if placement_mask(p, h) != placement_mask(p, 0) {
+                continue;
+            }
+            // Reading under h, digit i: the square at which h puts the
+            // pattern's square i, that is the pattern's square source[i].
+            let source: Vec<usize> = (0..n)
+                .map(|i| {
+                    let target = map_square(squares[i], h);
+                    squares.iter().position(|&q| q == target).unwrap_or(0)
+                })
+                .collect();
+            let size = 3usize.pow(n as u32);
+            let permuted = (0..size)
+                .map(|index| {
+                    // Digit i of `index` (most significant first).
+                    let digit = |i: usize| (index / 3usize.pow((n - 1 - i) as u32)) % 3;
+                    (0..n).fold(0u32, |acc, i| acc * 3 + digit(source[i]) as u32)
+                })
+                .collect();
+            permutations.push((p, OFFSETS[p], permuted));
+        }
+    }
+    let mut out: Vec<i32> = (0..STAGES * STAGE_SIZE).map(weight).collect();
+    for stage in 0..STAGES {
+        let base = stage * STAGE_SIZE;
+        for (_, offset, permuted) in &permutations {
+            for (index, &other) in permuted.iter().enumerate() {
+                out[base + offset + index] += weight(base + offset + other as usize);
+            }
+        }
+    }
+    out.into_iter()
+        .map(|w| w.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)
+        .collect()
+}
+
 #[must_use]
 pub fn evaluate(board: &Board) -> Score {
-    (weight_sum(tables(), board) * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    let folded = folded();
+    let base = stage(board.empty_count()) * STAGE_SIZE;
+    if folded.weights.len() < base + STAGE_SIZE {
+        return 0; // no weights: a test (`weights_fit`) catches this
+    }
+    let weights = &folded.weights[base..base + STAGE_SIZE];
+    let (p, o) = (board.player, board.opponent);
+    let mut sum = if gathers() {
+        // SAFETY: the processor has BMI2 (`gathers`).
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            pattern_sum_gathered(folded, weights, p, o)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!()
+    } else {
+        pattern_sum_transformed(weights, p, o)
+    };
+    let mobility = |a, b| (legal_moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+    sum += i32::from(weights[OFFSETS[PATTERNS.len()] + mobility(p, o)]);
+    sum += i32::from(weights[OFFSETS[PATTERNS.len() + 1] + mobility(o, p)]);
+    (sum * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// Whether this processor gathers bits in one instruction (BMI2's PEXT),
+/// asked once. The two paths compute the same indices (a test checks it
+/// where both run), so the moves never depend on the machine.
+fn gathers() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static BMI2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *BMI2.get_or_init(|| std::is_x86_feature_detected!("bmi2"))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The folded patterns' sum, each reading's discs gathered with PEXT: about
+/// twice as fast as transforming the board (`reversi bench --move-time`,
+/// BENCHMARKS.md).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn pattern_sum_gathered(folded: &Folded, weights: &[i16], p: u64, o: u64) -> i32 {
+    use std::arch::x86_64::_pext_u64;
+    let mut sum = 0i32;
+    for r in &folded.readings {
+        let at = r.at as usize;
+        let index = r.offset as usize
+            + usize::from(folded.ternary[at + _pext_u64(p, r.mask) as usize])
+            + 2 * usize::from(folded.ternary[at + _pext_u64(o, r.mask) as usize]);
+        sum += i32::from(weights[index]);
+    }
+    sum
+}
+
+/// The portable path: the board sent through each symmetry, and the
+/// patterns that symmetry reads gathered with masks and shifts.
+fn pattern_sum_transformed(weights: &[i16], p: u64, o: u64) -> i32 {
+    let mut sum = 0i32;
+    for (sym, &inv) in INVERSES.iter().enumerate() {
+        let indices = base_indices(transform(p, inv), transform(o, inv));
+        let read = READ_BY_SYM[sym];
+        for (pattern, &index) in indices.iter().enumerate() {
+            if read & (1 << pattern) != 0 {
+                sum += i32::from(weights[index as usize]);
+            }
+        }
+    }
+    sum
 }
 
 /// Sends `sq` through symmetry `sym`, for tests: the same as `transform`.
@@ -374,6 +626,42 @@ mod tests {
         // Trained, not empty: some weights are far from zero.
         let nonzero = tables().chunks(2).filter(|w| w != &[0, 0]).count();
         assert!(nonzero > STAGES * 1000, "{nonzero}");
+    }
+
+    #[test]
+    fn the_folded_evaluation_reads_the_same_sum() {
+        // Every weight folds without saturating, and 46 readings of the
+        // folded tables give what the 88 features read in the file's.
+        let unfolded = fold_check_tables();
+        assert_eq!(READ_BY_SYM.iter().map(|r| r.count_ones()).sum::<u32>(), 46);
+        let mut rng = fastrand::Rng::with_seed(17);
+        for _ in 0..3000 {
+            let empties = 4 + rng.u32(..57);
+            let board = crate::testing::random_position(&mut rng, empties);
+            let expected =
+                (weight_sum(tables(), &board) * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            assert_eq!(evaluate(&board), expected);
+            // Both paths, where this processor has the gathering one.
+            let weights = &folded().weights[stage(board.empty_count()) * STAGE_SIZE..];
+            let (p, o) = (board.player, board.opponent);
+            let transformed = pattern_sum_transformed(weights, p, o);
+            #[cfg(target_arch = "x86_64")]
+            if gathers() {
+                // SAFETY: the processor has BMI2.
+                let gathered = unsafe { pattern_sum_gathered(folded(), weights, p, o) };
+                assert_eq!(gathered, transformed);
+            }
+        }
+        assert!(unfolded, "a folded weight saturated");
+    }
+
+    /// Whether the embedded weights fold without saturating an i16.
+    fn fold_check_tables() -> bool {
+        let folded = &folded().weights;
+        let raw = tables();
+        // A saturated entry is at i16's limits, which no stored weight
+        // reaches (their sums would exceed them).
+        folded.len() == raw.len() / 2 && folded.iter().all(|&w| w != i16::MIN && w != i16::MAX)
     }
 
     #[test]
