@@ -40,6 +40,17 @@ impl Evaluator {
         }
     }
 
+    /// [`Evaluator::evaluate`] when the side to move's legal moves are
+    /// known already (saves generating them again).
+    #[inline]
+    #[must_use]
+    pub fn evaluate_with_moves(self, board: &Board, moves: u64) -> Score {
+        match self {
+            Evaluator::Hand => hand::evaluate(board),
+            Evaluator::Pattern => pattern::evaluate_with_moves(board, moves),
+        }
+    }
+
     pub fn parse(name: &str) -> Option<Evaluator> {
         match name {
             "hand" => Some(Evaluator::Hand),

@@ -510,6 +510,13 @@ fn fold(tables: &[u8]) -> Vec<i16> {
 
 #[must_use]
 pub fn evaluate(board: &Board) -> Score {
+    evaluate_with_moves(board, legal_moves(board.player, board.opponent))
+}
+
+/// [`evaluate`] for a caller that has the side to move's legal moves
+/// (`moves`) already: the search at its leaves.
+#[must_use]
+pub fn evaluate_with_moves(board: &Board, moves: u64) -> Score {
     let folded = folded();
     let base = stage(board.empty_count()) * STAGE_SIZE;
     if folded.weights.len() < base + STAGE_SIZE {
@@ -528,9 +535,9 @@ pub fn evaluate(board: &Board) -> Score {
     } else {
         pattern_sum_transformed(weights, p, o)
     };
-    let mobility = |a, b| (legal_moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
-    sum += i32::from(weights[OFFSETS[PATTERNS.len()] + mobility(p, o)]);
-    sum += i32::from(weights[OFFSETS[PATTERNS.len() + 1] + mobility(o, p)]);
+    let mobility = |moves: u64| (moves.count_ones() as usize).min(MOBILITY_SIZE - 1);
+    sum += i32::from(weights[OFFSETS[PATTERNS.len()] + mobility(moves)]);
+    sum += i32::from(weights[OFFSETS[PATTERNS.len() + 1] + mobility(legal_moves(o, p))]);
     (sum * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 

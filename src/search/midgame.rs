@@ -57,7 +57,7 @@ pub(super) fn pvs(
         return -pvs(s, &passed, -beta, -alpha, depth);
     }
     if depth == 0 {
-        return s.eval.evaluate(board);
+        return s.eval.evaluate_with_moves(board, moves);
     }
     let empties = board.empty_count();
     if depth >= empties {

@@ -190,9 +190,11 @@ fn next_iteration(finished_at: &[Duration]) -> Duration {
 /// at each of [`probcut::ENDGAME_LEVELS`]. Those last are numbered 2 plies
 /// apart past `empties` (any depth from `empties` on searches to the end),
 /// so that the table never takes a looser level's bounds for a tighter
-/// one's. An exact solve, if any, comes after (the caller's plan).
+/// one's. An exact solve, if any, comes after: the caller's plan, or under
+/// a clock whatever time the last level leaves.
 fn iterations(empties: u32, max_depth: u32, selective: bool) -> Vec<(u32, Option<f64>)> {
-    if !selective {
+    // With so few empties a search to the end is the exact solver's anyway.
+    if !selective || empties <= probcut::SELECTIVE_TO_EXACT {
         return (1..=max_depth).map(|depth| (depth, None)).collect();
     }
     let mut plan: Vec<(u32, Option<f64>)> = (1..empties.min(max_depth + 1))
@@ -302,7 +304,11 @@ impl Searcher {
         let mut finished_at: Vec<Duration> = vec![Duration::ZERO];
         // ProbCut's margins are the trained evaluation's measured errors.
         let selective = limits.selective && self.eval == Evaluator::Pattern;
-        for (depth, selectivity) in iterations(empties, max_depth, selective) {
+        let plan = iterations(empties, max_depth, selective);
+        let levels = plan.iter().filter(|&&(depth, _)| depth >= empties).count();
+        // Selective iterations to the end finished, and whether a solve ran.
+        let (mut levels_done, mut solved) = (0, false);
+        for (depth, selectivity) in plan {
             let plan = if !limits.solver {
                 None
             } else if clocked {
@@ -319,6 +325,7 @@ impl Searcher {
             if let Some(kind) = plan {
                 let first = root.first().map(|&(sq, _)| sq);
                 self.solve_at_root(board, first, kind, limits, &mut result);
+                solved = true;
                 break;
             }
             self.selectivity = selectivity;
@@ -335,6 +342,14 @@ impl Searcher {
             if self.stopped {
                 break;
             }
+            if depth >= empties {
+                if selectivity.is_none() {
+                    // Full width to the end: the solver's exact score.
+                    result.kind = ScoreKind::Exact;
+                    break;
+                }
+                levels_done += 1;
+            }
             finished_at.push(limits.deadline.elapsed());
             if !limits
                 .deadline
@@ -342,6 +357,16 @@ impl Searcher {
             {
                 break;
             }
+        }
+        if clocked && limits.solver && !solved && levels > 0 && levels_done == levels {
+            // Every level to the end is done and time is left: the solve
+            // the plan thought too dear may still finish, and if the clock
+            // cuts it off the last level's move stands. Win/draw/loss
+            // first unless the exact solve is expected to fit.
+            let kind = self
+                .solve_plan(empties, &limits.deadline)
+                .unwrap_or(SolveKind::Wld);
+            self.solve_at_root(board, result.best, kind, limits, &mut result);
         }
         result.nodes = self.nodes;
         result.elapsed = limits.deadline.elapsed();
