@@ -14,6 +14,7 @@ fn wrong_usage_exits_2() {
         &["frobnicate"][..],
         &["--depth", "3", "--nodes", "100"],
         &["--depth", "0"],
+        &["--probcut", "maybe"],
         &["match", "self"],
         &["match", "self", "self", "--shw"],
         &["solve", "--wld", "--all"],

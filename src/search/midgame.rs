@@ -37,9 +37,16 @@ const SQUARE_ORDER: [Score; 64] = [
 /// depth reaches the end of the game the exact solver takes over, except
 /// in a selective search, which goes on with ProbCut down to
 /// [`probcut::SELECTIVE_TO_EXACT`] empties.
-pub(super) fn pvs(
+pub(super) fn pvs(s: &mut Searcher, board: &Board, alpha: Score, beta: Score, depth: u32) -> Score {
+    node(s, board, board.moves(), alpha, beta, depth)
+}
+
+/// [`pvs`] at a node whose legal moves (`moves`) the caller has already
+/// generated: its parent did, to order them.
+fn node(
     s: &mut Searcher,
     board: &Board,
+    moves: u64,
     mut alpha: Score,
     beta: Score,
     depth: u32,
@@ -47,7 +54,6 @@ pub(super) fn pvs(
     if s.poll() {
         return 0;
     }
-    let moves = board.moves();
     if moves == 0 {
         let passed = board.pass();
         if !passed.has_moves() {
@@ -101,13 +107,13 @@ pub(super) fn pvs(
     let mut best_score = -INFINITY;
     let mut best_move = NO_MOVE;
     for i in 0..list.len() {
-        let (index, child) = pick_next(&mut list, i);
+        let (index, child, replies) = pick_next(&mut list, i);
         let score = if i == 0 {
-            -pvs(s, &child, -beta, -alpha, depth - 1)
+            -node(s, &child, replies, -beta, -alpha, depth - 1)
         } else {
-            let probe = -pvs(s, &child, -alpha - 1, -alpha, depth - 1);
+            let probe = -node(s, &child, replies, -alpha - 1, -alpha, depth - 1);
             if probe > alpha && probe < beta && !s.stopped {
-                -pvs(s, &child, -beta, -alpha, depth - 1)
+                -node(s, &child, replies, -beta, -alpha, depth - 1)
             } else {
                 probe
             }
@@ -169,22 +175,24 @@ fn probcut_cut(
     result
 }
 
-/// (square, position after it, ordering key): higher keys are searched first.
-type Candidate = (u8, Board, Score);
+/// (square, position after it, the opponent's moves there, ordering key):
+/// higher keys are searched first.
+type Candidate = (u8, Board, u64, Score);
 
 fn order(s: &Searcher, board: &Board, moves: u64, tt_move: u8, depth: u32) -> MoveList<Candidate> {
     bitboard::squares(moves)
         .map(|sq| {
             let index = sq.index();
             let child = board.play_index(index);
+            let replies = child.moves();
             let key = if index as u8 == tt_move {
                 INFINITY
             } else if depth >= EVAL_ORDERING_DEPTH {
-                -s.eval.evaluate(&child)
+                -s.eval.evaluate_with_moves(&child, replies)
             } else {
-                SQUARE_ORDER[index] - 16 * child.moves().count_ones() as Score
+                SQUARE_ORDER[index] - 16 * replies.count_ones() as Score
             };
-            (index as u8, child, key)
+            (index as u8, child, replies, key)
         })
         .collect()
 }
@@ -193,13 +201,13 @@ fn order(s: &Searcher, board: &Board, moves: u64, tt_move: u8, depth: u32) -> Mo
 /// selection step per move is cheaper than a full sort when a cut-off comes
 /// early, as it usually does.
 #[inline]
-fn pick_next(list: &mut MoveList<Candidate>, i: usize) -> (u8, Board) {
+fn pick_next(list: &mut MoveList<Candidate>, i: usize) -> (u8, Board, u64) {
     let mut best = i;
     for j in i + 1..list.len() {
-        if list[j].2 > list[best].2 {
+        if list[j].3 > list[best].3 {
             best = j;
         }
     }
     list.swap(i, best);
-    (list[i].0, list[i].1)
+    (list[i].0, list[i].1, list[i].2)
 }
