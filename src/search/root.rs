@@ -187,7 +187,8 @@ fn next_iteration(finished_at: &[Duration]) -> Duration {
 /// The iterations of a search, as (plies, ProbCut's `t`): one ply more
 /// each up to `max_depth`; when selective, at [`probcut::MIDGAME_T`] until
 /// the plies reach the `empties` of the root, then to the end of the game
-/// at each of [`probcut::ENDGAME_LEVELS`]. Those last are numbered 2 plies
+/// at that `t` and at each of [`probcut::ENDGAME_LEVELS`] (when
+/// `max_depth` allows the end). Those last are numbered 2 plies
 /// apart past `empties` (any depth from `empties` on searches to the end),
 /// so that the table never takes a looser level's bounds for a tighter
 /// one's. An exact solve, if any, comes after: the caller's plan, or under
@@ -304,11 +305,14 @@ impl Searcher {
         let mut finished_at: Vec<Duration> = vec![Duration::ZERO];
         // ProbCut's margins are the trained evaluation's measured errors.
         let selective = limits.selective && self.eval == Evaluator::Pattern;
-        let plan = iterations(empties, max_depth, selective);
-        let levels = plan.iter().filter(|&&(depth, _)| depth >= empties).count();
+        let schedule = iterations(empties, max_depth, selective);
+        let levels = schedule
+            .iter()
+            .filter(|&&(depth, _)| depth >= empties)
+            .count();
         // Selective iterations to the end finished, and whether a solve ran.
         let (mut levels_done, mut solved) = (0, false);
-        for (depth, selectivity) in plan {
+        for (depth, selectivity) in schedule {
             let plan = if !limits.solver {
                 None
             } else if clocked {
@@ -508,6 +512,35 @@ mod tests {
             assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
             board = board.play(a.best.unwrap());
         }
+    }
+
+    #[test]
+    fn selective_iterations_deepen_then_tighten_at_the_end() {
+        let t = Some(probcut::MIDGAME_T);
+        let plan = iterations(20, 64, true);
+        assert_eq!(plan.len(), 19 + 1 + probcut::ENDGAME_LEVELS.len());
+        assert!(plan[..19]
+            .iter()
+            .enumerate()
+            .all(|(i, &step)| step == (i as u32 + 1, t)));
+        let ends: Vec<(u32, Option<f64>)> = plan[19..].to_vec();
+        let expected: Vec<(u32, Option<f64>)> = std::iter::once(probcut::MIDGAME_T)
+            .chain(probcut::ENDGAME_LEVELS)
+            .enumerate()
+            .map(|(level, t)| (20 + 2 * level as u32, Some(t)))
+            .collect();
+        assert_eq!(ends, expected);
+        // A depth limit short of the end: midgame iterations only.
+        assert_eq!(
+            iterations(20, 8, true),
+            (1..=8).map(|d| (d, t)).collect::<Vec<_>>()
+        );
+        // Full width when not selective, or so near the end that the
+        // solver takes every search to the end.
+        assert!(iterations(20, 30, false).iter().all(|&(_, t)| t.is_none()));
+        assert!(iterations(probcut::SELECTIVE_TO_EXACT, 30, true)
+            .iter()
+            .all(|&(_, t)| t.is_none()));
     }
 
     #[test]
