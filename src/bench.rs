@@ -49,12 +49,7 @@ pub fn positions() -> Vec<Board> {
 pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
     let start = Instant::now();
     let total_nodes = searches(depth, hash_mb, eval, |i, board, r| {
-        println!(
-            "position {i}: empties {:2} best {} {}",
-            board.empty_count(),
-            r.best.map_or("pass".to_string(), |s| s.to_string()),
-            crate::player::describe(r)
-        );
+        println!("{}", position_line(i, board, r));
     });
     let secs = start.elapsed().as_secs_f64();
     println!(
@@ -78,12 +73,7 @@ pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator) {
             selective: true,
         };
         let r = Searcher::new(hash_mb, eval).search(board, &limits);
-        println!(
-            "position {i}: empties {:2} best {} {}",
-            board.empty_count(),
-            r.best.map_or("pass".to_string(), |s| s.to_string()),
-            crate::player::describe(&r)
-        );
+        println!("{}", position_line(i, board, &r));
         if r.kind == crate::search::ScoreKind::Estimate {
             nodes += r.nodes;
             secs += r.elapsed.as_secs_f64();
@@ -96,6 +86,16 @@ pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator) {
         depths.join(" "),
         nodes as f64 / secs.max(1e-9)
     );
+}
+
+/// One bench position's line: its number, empties, move and search line.
+fn position_line(i: usize, board: &Board, r: &SearchResult) -> String {
+    format!(
+        "position {i}: empties {:2} best {} {}",
+        board.empty_count(),
+        r.best.map_or("pass".to_string(), |s| s.to_string()),
+        crate::player::describe(r)
+    )
 }
 
 /// Searches every bench position to `depth` with a fresh searcher, shows
@@ -199,48 +199,45 @@ pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size
         "empties positions then, by shallow depth 0..={DEPTHS}: mean/sd of exact - shallow (discs)"
     );
     for empties in from..=to {
-        let mut sums = [(0.0f64, 0.0f64); DEPTHS as usize + 1];
-        let mut count = 0u64;
-        for game in games.iter().rev().step_by(7) {
-            if count == per_size {
-                break;
-            }
-            // the game's position with `empties` empty squares, if the
-            // side to move has a move there
-            let Some(board) = crate::train::replay(game)
-                .and_then(|line| line.into_iter().find(|(b, _)| b.empty_count() == empties))
-                .map(|(b, _)| b)
-                .filter(Board::has_moves)
-            else {
-                continue;
-            };
-            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
-            let exact = s.exact_score(&board) * DISC;
-            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
-            for depth in 0..=DEPTHS {
+        let boards = archive_positions(games, empties, per_size);
+        // Each position's exact score less its scores at depths 0..=DEPTHS.
+        let errors: Vec<Vec<f64>> = boards
+            .iter()
+            .map(|board| {
+                let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
+                let exact = s.exact_score(board) * DISC;
+                let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
                 // Each depth in turn, as iterative deepening would: the
                 // table's entries of shallower depths order the moves but
                 // never decide a score, so each is the full-width value.
-                let shallow = s.midgame_score(&board, depth);
-                let error = f64::from(exact - shallow) / f64::from(DISC);
-                sums[depth as usize].0 += error;
-                sums[depth as usize].1 += error * error;
-            }
-            count += 1;
-        }
-        let n = count.max(1) as f64;
-        let cells: Vec<String> = sums
-            .iter()
-            .map(|&(sum, squares)| {
-                let mean = sum / n;
-                format!(
-                    "{mean:+.1}/{:.1}",
-                    (squares / n - mean * mean).max(0.0).sqrt()
-                )
+                (0..=DEPTHS)
+                    .map(|depth| f64::from(exact - s.midgame_score(board, depth)) / f64::from(DISC))
+                    .collect()
             })
             .collect();
-        println!("{empties:7} {count:9} {}", cells.join(" "));
+        let cells: Vec<String> = (0..=DEPTHS as usize)
+            .map(|depth| {
+                let (mean, sd) = mean_sd(errors.iter().map(|e| e[depth]));
+                format!("{mean:+.1}/{sd:.1}")
+            })
+            .collect();
+        println!("{empties:7} {:9} {}", boards.len(), cells.join(" "));
     }
+}
+
+/// The mean and standard deviation of `values` (0 and 0 for none).
+fn mean_sd(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut n, mut sum, mut squares) = (0.0, 0.0, 0.0);
+    for v in values {
+        n += 1.0;
+        sum += v;
+        squares += v * v;
+    }
+    if n == 0.0 {
+        return (0.0, 0.0);
+    }
+    let mean = sum / n;
+    (mean, (squares / n - mean * mean).max(0.0).sqrt())
 }
 
 /// An archive position with `empties` empty squares from each of up to
@@ -284,19 +281,16 @@ pub fn midgame_probcut_errors(
         // Each position's scores at depths 0..=deep, by iterative deepening
         // (the table's shallower entries order moves, never decide scores).
         let scores = crate::parallel::map(jobs, &boards, |board| {
-            let mut s = Searcher::new(16, Evaluator::DEFAULT);
+            let mut s = Searcher::new(crate::tt::DEFAULT_MB, Evaluator::DEFAULT);
             (0..=deep)
                 .map(|d| f64::from(s.midgame_score(board, d)) / f64::from(DISC))
                 .collect::<Vec<f64>>()
         });
-        let n = scores.len().max(1) as f64;
         for d in 2..=deep {
             let mut cells = Vec::new();
             for shallow in 0..d {
-                let errors = scores.iter().map(|v| v[d as usize] - v[shallow as usize]);
-                let mean = errors.clone().sum::<f64>() / n;
-                let square = errors.map(|e| e * e).sum::<f64>() / n;
-                let sd = (square - mean * mean).max(0.0).sqrt();
+                let (mean, sd) =
+                    mean_sd(scores.iter().map(|v| v[d as usize] - v[shallow as usize]));
                 cells.push(format!("{mean:+.1}/{sd:.1}"));
                 pairs.push((empties, shallow, d, mean, sd));
             }

@@ -450,9 +450,8 @@ fn readings() -> (Vec<Reading>, Vec<u16>) {
                     .sum();
                 ternary.push(value);
             }
-            let mask = placed.iter().fold(0u64, |m, &q| m | 1 << q);
             readings.push(Reading {
-                mask,
+                mask: placement_mask(p, sym as u8),
                 at,
                 offset: OFFSETS[p] as u32,
             });
@@ -470,7 +469,7 @@ fn fold(tables: &[u8]) -> Vec<i16> {
     let weight = |at: usize| i32::from(i16::from_le_bytes([tables[2 * at], tables[2 * at + 1]]));
     // For each pattern, the index permutations of its other readings of
     // the same squares, shared by every stage.
-    let mut permutations: Vec<(usize, usize, Vec<u32>)> = Vec::new();
+    let mut permutations: Vec<(usize, Vec<u32>)> = Vec::new();
     for (p, squares) in PATTERNS.iter().enumerate() {
         let n = squares.len();
         for h in 1..8u8 {
@@ -493,13 +492,13 @@ fn fold(tables: &[u8]) -> Vec<i16> {
                     (0..n).fold(0u32, |acc, i| acc * 3 + digit(source[i]) as u32)
                 })
                 .collect();
-            permutations.push((p, OFFSETS[p], permuted));
+            permutations.push((OFFSETS[p], permuted));
         }
     }
     let mut out: Vec<i32> = (0..STAGES * STAGE_SIZE).map(weight).collect();
     for stage in 0..STAGES {
         let base = stage * STAGE_SIZE;
-        for (_, offset, permuted) in &permutations {
+        for (offset, permuted) in &permutations {
             for (index, &other) in permuted.iter().enumerate() {
                 out[base + offset + index] += weight(base + offset + other as usize);
             }

@@ -99,7 +99,7 @@ fn node(
         }
     }
 
-    if let Some(score) = probcut_cut(s, board, alpha, beta, depth) {
+    if let Some(score) = probcut_cut(s, board, moves, alpha, beta, depth) {
         return score;
     }
     let mut list = order(s, board, moves, tt_move, depth);
@@ -151,6 +151,7 @@ fn node(
 fn probcut_cut(
     s: &mut Searcher,
     board: &Board,
+    moves: u64,
     alpha: Score,
     beta: Score,
     depth: u32,
@@ -164,9 +165,10 @@ fn probcut_cut(
     s.selectivity = None;
     let high = beta + cut.above;
     let low = alpha - cut.below;
-    let result = if high <= 64 * DISC && pvs(s, board, high - 1, high, cut.shallow) >= high {
+    let result = if high <= 64 * DISC && node(s, board, moves, high - 1, high, cut.shallow) >= high
+    {
         Some(beta)
-    } else if low >= -64 * DISC && pvs(s, board, low, low + 1, cut.shallow) <= low {
+    } else if low >= -64 * DISC && node(s, board, moves, low, low + 1, cut.shallow) <= low {
         Some(alpha)
     } else {
         None
