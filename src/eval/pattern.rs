@@ -556,7 +556,7 @@ fn gathers() -> bool {
 }
 
 /// The folded patterns' sum, each reading's discs gathered with PEXT: the
-/// search ran 3.6-4.2 M nodes/s with it against 2.7-3.1 M with the
+/// search ran 3.6-4.2 M nodes/s with it against 2.5-3.2 M with the
 /// transform path (`reversi bench --move-time 1000`, BENCHMARKS.md).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
