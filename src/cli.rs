@@ -28,7 +28,7 @@ const MATCH_FLAGS: &str = "games= move-time= record= openings= seed= jobs= show"
 const TOURNAMENT_FLAGS: &str =
     "players= format= games= rounds= pair-games= seed= move-time= jobs= out= openings=";
 const REPLAY_FLAGS: &str = "bot= exact move-time= record=";
-const PERFT_FLAGS: &str = "convention=";
+const PERFT_FLAGS: &str = "convention= every-line";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
     "depth= move-time= hash= eval= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
@@ -160,7 +160,7 @@ fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {
         "kept" => Convention::GamesKept,
         other => return Err(usage(format!("unknown convention '{other}'"))),
     };
-    crate::perft::print_table(depth, convention);
+    crate::perft::print_table(depth, convention, !args.has("every-line"));
     Ok(ExitCode::SUCCESS)
 }
 

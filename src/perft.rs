@@ -7,6 +7,13 @@
 //! - [`Convention::GamesKept`] (Aart Bik): one leaf at every deeper depth.
 //!
 //! They agree up to depth 9 and split from depth 10.
+//!
+//! Many move orders reach the same position, or one of its 7 mirror
+//! images, which has the same count: so the count below a position is kept
+//! in a [`Memo`] under the position's [`canonical`] image and reused when
+//! it comes back with the same plies to go (as Edax's `count games` does).
+//! [`perft`] counts every line without it, the move generator's plain
+//! check.
 
 use crate::board::Board;
 
@@ -18,63 +25,155 @@ pub enum Convention {
     GamesKept,
 }
 
-/// Leaf count of `depth` plies from `board`.
+/// Leaf count of `depth` plies from `board`, every line enumerated.
 #[must_use]
 pub fn perft(board: &Board, depth: u32, convention: Convention) -> u64 {
-    match convention {
-        Convention::GamesDropped => dropped(board, depth),
-        Convention::GamesKept => kept(board, depth, false),
-    }
+    count(board, depth, convention, false, &mut None)
 }
 
-fn dropped(board: &Board, depth: u32) -> u64 {
+/// The same count, with counts of positions met again taken from a memo
+/// of about `megabytes` MiB.
+#[must_use]
+pub fn perft_memo(board: &Board, depth: u32, convention: Convention, megabytes: usize) -> u64 {
+    count(
+        board,
+        depth,
+        convention,
+        false,
+        &mut Some(Memo::new(megabytes)),
+    )
+}
+
+/// Below this many plies to go a position is counted afresh: a count of
+/// two plies is a move generation per move, cheaper than a memo lookup
+/// that mostly misses.
+const MEMO_MIN_DEPTH: u32 = 3;
+
+/// `passed`: the last ply was a pass (it matters only to
+/// [`Convention::GamesKept`], where a second pass ends the game).
+fn count(
+    board: &Board,
+    depth: u32,
+    convention: Convention,
+    passed: bool,
+    memo: &mut Option<Memo>,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
     let moves = board.moves();
     if moves == 0 {
-        let passed = board.pass();
-        return if passed.has_moves() {
-            dropped(&passed, depth - 1)
-        } else {
-            0
+        let next = board.pass();
+        return match convention {
+            Convention::GamesDropped if next.has_moves() => {
+                count(&next, depth - 1, convention, true, memo)
+            }
+            Convention::GamesDropped => 0,
+            Convention::GamesKept if passed => 1,
+            Convention::GamesKept => count(&next, depth - 1, convention, true, memo),
         };
     }
     if depth == 1 {
         return u64::from(moves.count_ones());
     }
-    crate::bitboard::squares(moves)
-        .map(|sq| dropped(&board.play(sq), depth - 1))
-        .sum()
+    let key = (depth << 1) | u32::from(passed);
+    let name = memo
+        .as_ref()
+        .filter(|_| depth >= MEMO_MIN_DEPTH)
+        .map(|_| canonical(board));
+    if let (Some(m), Some(name)) = (memo.as_ref(), &name) {
+        if let Some(n) = m.get(name, key) {
+            return n;
+        }
+    }
+    let n = crate::bitboard::squares(moves)
+        .map(|sq| count(&board.play(sq), depth - 1, convention, false, memo))
+        .sum();
+    if let (Some(m), Some(name)) = (memo.as_mut(), &name) {
+        m.put(name, key, n);
+    }
+    n
 }
 
-fn kept(board: &Board, depth: u32, passed: bool) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = board.moves();
-    if moves == 0 {
-        return if passed {
-            1
-        } else {
-            kept(&board.pass(), depth - 1, true)
-        };
-    }
-    if depth == 1 {
-        return u64::from(moves.count_ones());
-    }
-    crate::bitboard::squares(moves)
-        .map(|sq| kept(&board.play(sq), depth - 1, false))
-        .sum()
+/// Counts by position and plies to go: one slot per hash, the newest
+/// count kept. A slot is four words: the two square sets and the plies
+/// (the full key, so a hit is never a collision), then the count.
+struct Memo {
+    words: Vec<u64>,
+    mask: usize,
 }
+
+impl Memo {
+    fn new(megabytes: usize) -> Memo {
+        let slots = (megabytes.max(1) * 1024 * 1024 / 32).next_power_of_two() / 2;
+        Memo {
+            // zeroed pages, mapped as they are touched; key 0 is no position
+            words: vec![0; slots * 4],
+            mask: slots - 1,
+        }
+    }
+
+    fn slot(&self, board: &Board, key: u32) -> usize {
+        let h = board.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ board.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        ((h >> 32) as usize & self.mask) * 4
+    }
+
+    /// The count stored for `name` (a [`canonical`] board) with `key`.
+    fn get(&self, name: &Board, key: u32) -> Option<u64> {
+        let i = self.slot(name, key);
+        let w = &self.words[i..i + 4];
+        (w[0] == name.player && w[1] == name.opponent && w[2] == u64::from(key)).then(|| w[3])
+    }
+
+    fn put(&mut self, name: &Board, key: u32, n: u64) {
+        let i = self.slot(name, key);
+        self.words[i..i + 4].copy_from_slice(&[name.player, name.opponent, u64::from(key), n]);
+    }
+}
+
+/// The least of the 8 images of `board` under the board's symmetries
+/// (ordered by the player's set, then the opponent's): one name for all of
+/// them.
+fn canonical(board: &Board) -> Board {
+    use crate::bitboard::{flip_diagonal, flip_horizontal};
+    let mut best = *board;
+    let mut image = *board;
+    for step in 0..7 {
+        // identity, then alternately mirror files and ranks: 4 images;
+        // then the same 4 mirrored in the diagonal
+        image = match step {
+            3 => Board::new(flip_diagonal(board.player), flip_diagonal(board.opponent)),
+            0 | 2 | 4 | 6 => Board::new(
+                flip_horizontal(image.player),
+                flip_horizontal(image.opponent),
+            ),
+            _ => Board::new(image.player.swap_bytes(), image.opponent.swap_bytes()),
+        };
+        if (image.player, image.opponent) < (best.player, best.opponent) {
+            best = image;
+        }
+    }
+    best
+}
+
+/// Memo size for `reversi perft`, in MiB.
+pub const MEMO_MB: usize = 64;
 
 /// `reversi perft N`: the count, time and speed for each depth 1..=N from
-/// the start position, a line each on stdout.
-pub fn print_table(depth: u32, convention: Convention) {
+/// the start position, a line each on stdout. `memo`: reuse the counts of
+/// positions met again ([`perft_memo`]); without it every line is
+/// enumerated.
+pub fn print_table(depth: u32, convention: Convention, memo: bool) {
     let board = Board::start();
     for d in 1..=depth {
         let start = std::time::Instant::now();
-        let count = perft(&board, d, convention);
+        let count = if memo {
+            perft_memo(&board, d, convention, MEMO_MB)
+        } else {
+            perft(&board, d, convention)
+        };
         let secs = start.elapsed().as_secs_f64();
         println!(
             "perft {d:2} {count:>16} {:>9.3}s {:>8.1} Mleaves/s",
@@ -99,5 +198,33 @@ mod tests {
             .map(|d| perft(&b, d, Convention::GamesKept))
             .collect();
         assert_eq!(a, k);
+    }
+
+    #[test]
+    fn canonical_names_all_eight_images_alike() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..200 {
+            let b = crate::testing::random_position(&mut rng, 1 + rng.u32(..58));
+            let name = canonical(&b);
+            let images: Vec<Board> = (0..8).map(|sym| b.transform(sym)).collect();
+            assert!(images.contains(&name));
+            for image in &images {
+                assert_eq!(canonical(image), name);
+            }
+        }
+    }
+
+    #[test]
+    fn the_memo_changes_no_count() {
+        // Depth 10 is where the conventions split, so passes and ended
+        // games are both exercised; a tiny memo forces replacements.
+        let b = Board::start();
+        for convention in [Convention::GamesDropped, Convention::GamesKept] {
+            for depth in [8, 10] {
+                let plain = perft(&b, depth, convention);
+                assert_eq!(perft_memo(&b, depth, convention, 1), plain);
+                assert_eq!(perft_memo(&b, depth, convention, 16), plain);
+            }
+        }
     }
 }
