@@ -204,7 +204,8 @@ mod tests {
     fn canonical_names_all_eight_images_alike() {
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..200 {
-            let b = crate::testing::random_position(&mut rng, 1 + rng.u32(..58));
+            let empties = 1 + rng.u32(..58);
+            let b = crate::testing::random_position(&mut rng, empties);
             let name = canonical(&b);
             let images: Vec<Board> = (0..8).map(|sym| b.transform(sym)).collect();
             assert!(images.contains(&name));
