@@ -212,9 +212,11 @@ fn solve_2(
     }
 }
 
-/// The empty squares in the order to try them: those in quadrants with an
-/// odd number of empties first (the last move into a region tends to be
-/// the good one), and within each group by [`SQUARE_CLASSES`].
+/// The `N` empty squares in the order to try them: those in quadrants with
+/// an odd number of empties first (the last move into a region tends to be
+/// the good one), and within each group by [`SQUARE_CLASSES`]. A rank per
+/// square and an insertion sort: for 3 or 4 squares, cheaper than
+/// [`ordered_classes`]'s ten sets.
 #[inline]
 fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
     let mut odd = 0u64;
@@ -224,15 +226,39 @@ fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
         }
     }
     let mut order = [0usize; N];
-    let mut n = 0;
-    for set in ordered_classes(empties, odd) {
-        for sq in bitboard::squares(set) {
-            order[n] = sq.index();
-            n += 1;
+    let mut keys = [0u8; N];
+    let mut rest = empties;
+    for n in 0..N {
+        let sq = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let key = SQUARE_RANK[sq] + if odd >> sq & 1 == 1 { 0 } else { 8 };
+        // insertion: squares of equal key stay in index order
+        let mut i = n;
+        while i > 0 && keys[i - 1] > key {
+            keys[i] = keys[i - 1];
+            order[i] = order[i - 1];
+            i -= 1;
         }
+        keys[i] = key;
+        order[i] = sq;
     }
     order
 }
+
+/// Each square's place in [`SQUARE_CLASSES`] (0 for a corner .. 4 for X).
+const SQUARE_RANK: [u8; 64] = {
+    let mut rank = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut class = 0;
+        while SQUARE_CLASSES[class] >> sq & 1 == 0 {
+            class += 1;
+        }
+        rank[sq] = class as u8;
+        sq += 1;
+    }
+    rank
+};
 
 /// Three empties: each move hands [`solve_2`] the other two.
 fn solve_3(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {

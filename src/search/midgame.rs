@@ -157,7 +157,9 @@ fn probcut_cut(
     depth: u32,
 ) -> Option<Score> {
     let t = s.selectivity?;
-    if depth < probcut::MIN_DEPTH {
+    // Not on the principal variation (an open window), as in Edax: its
+    // nodes are few, and the score the root reports is theirs.
+    if depth < probcut::MIN_DEPTH || beta - alpha > 1 {
         return None;
     }
     let cut = probcut::cut(t, board.empty_count(), depth);
@@ -165,10 +167,16 @@ fn probcut_cut(
     s.selectivity = None;
     let high = beta + cut.above;
     let low = alpha - cut.below;
-    let result = if high <= 64 * DISC && node(s, board, moves, high - 1, high, cut.shallow) >= high
+    let guess = s.eval.evaluate_with_moves(board, moves);
+    let result = if high <= 64 * DISC
+        && guess >= beta - cut.high_gate
+        && node(s, board, moves, high - 1, high, cut.shallow) >= high
     {
         Some(beta)
-    } else if low >= -64 * DISC && node(s, board, moves, low, low + 1, cut.shallow) <= low {
+    } else if low >= -64 * DISC
+        && guess < alpha + cut.low_gate
+        && node(s, board, moves, low, low + 1, cut.shallow) <= low
+    {
         Some(alpha)
     } else {
         None

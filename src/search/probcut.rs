@@ -65,41 +65,66 @@ fn error_sigma(shallow: u32) -> f64 {
 
 /// Where a node's shallow search must land for a cut: a fail high when
 /// its score reaches `beta + above`, a fail low when it stays at or under
-/// `alpha - below` (hundredths of a disc).
+/// `alpha - below` (hundredths of a disc). The static evaluation says
+/// beforehand which of the two is worth a search: a fail high only where
+/// it is at least `beta - high_gate`, a fail low only where it is under
+/// `alpha + low_gate` (as Edax does: the evaluation is an even shallower
+/// search, and a node far from the window on one side rarely cuts on the
+/// other).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
     pub shallow: u32,
     pub above: Score,
     pub below: Score,
+    pub high_gate: Score,
+    pub low_gate: Score,
 }
 
 /// The cut for a node with `empties` empty squares searched `plies` deep
 /// at selectivity `t`: the shallow score, less its expected error, must
-/// clear the window by `t` standard deviations of the error.
+/// clear the window by `t` standard deviations of the error. The gates
+/// take `t` standard deviations of the evaluation's own error, the mean
+/// of the errors at depth 0 and at the shallow depth.
 #[must_use]
 pub fn cut(t: f64, empties: u32, plies: u32) -> Cut {
     if plies >= empties {
         // To the end of the game: the error against the exact score.
         let shallow = ((f64::from(empties) * SHALLOW_SHARE) as u32) & !1;
         let margin = (t * error_sigma(shallow)) as Score;
+        let gate = (t * 0.5 * (error_sigma(0) + error_sigma(shallow))) as Score;
         return Cut {
             shallow,
             above: margin,
             below: margin,
+            high_gate: gate,
+            low_gate: gate,
         };
     }
     let shallow = midgame_shallow(plies);
     let margin = t * midgame_sigma(empties, shallow, plies);
-    // deep - shallow is expected to be this much (see STAGE_BIAS); the
-    // plies have the same parity, so the two biases enter with one sign.
-    let parity = if plies.is_multiple_of(2) { 1.0 } else { -1.0 };
-    let bias = |e: u32| STAGE_BIAS[crate::eval::pattern::stage(e)];
-    let mean = parity * (bias(empties - plies) - bias(empties - shallow));
+    let gate =
+        t * 0.5 * (midgame_sigma(empties, 0, plies) + midgame_sigma(empties, shallow, plies));
+    let mean = stage_bias_gap(empties, plies, shallow);
+    let gate_mean = stage_bias_gap(empties, plies, 0);
+    let hundredths = |discs: f64| (discs * f64::from(DISC)) as Score;
     Cut {
         shallow,
-        above: ((margin - mean) * f64::from(DISC)) as Score,
-        below: ((margin + mean) * f64::from(DISC)) as Score,
+        above: hundredths(margin - mean),
+        below: hundredths(margin + mean),
+        high_gate: hundredths(gate + gate_mean),
+        low_gate: hundredths(gate - gate_mean),
     }
+}
+
+/// How much a `plies`-deep score is expected to exceed a `shallow` one at
+/// `empties` empties, in discs: a search to depth d scores about (-1)^d
+/// times the bias of its leaves' stage too much (see [`STAGE_BIAS`]).
+fn stage_bias_gap(empties: u32, plies: u32, shallow: u32) -> f64 {
+    let leaning = |depth: u32| {
+        let sign = if depth.is_multiple_of(2) { 1.0 } else { -1.0 };
+        sign * STAGE_BIAS[crate::eval::pattern::stage(empties - depth)]
+    };
+    leaning(plies) - leaning(shallow)
 }
 
 /// The shallow depth for a midgame node `plies` deep: of the depths of the
