@@ -162,9 +162,13 @@ fn probcut_cut(
     if depth < probcut::MIN_DEPTH || beta - alpha > 1 {
         return None;
     }
+    // The shallow searches cut too, and theirs once more, then no deeper
+    // (Edax's limit).
+    if s.probcut_nesting >= probcut::NESTING {
+        return None;
+    }
     let cut = probcut::cut(t, board.empty_count(), depth);
-    // The shallow searches themselves prune nothing.
-    s.selectivity = None;
+    s.probcut_nesting += 1;
     let high = beta + cut.above;
     let low = alpha - cut.below;
     let guess = s.eval.evaluate_with_moves(board, moves);
@@ -181,7 +185,7 @@ fn probcut_cut(
     } else {
         None
     };
-    s.selectivity = Some(t);
+    s.probcut_nesting -= 1;
     result
 }
 

@@ -29,6 +29,10 @@ pub const ENDGAME_LEVELS: [f64; 3] = [1.5, 2.0, 2.6];
 /// search would cost nearly what it saves.
 pub const MIN_DEPTH: u32 = 3;
 
+/// ProbCut's shallow searches cut with ProbCut too, down to this many
+/// levels of shallow searches inside shallow searches.
+pub const NESTING: u32 = 2;
+
 /// The selective solves before an exact one, by their `t`: how many
 /// standard deviations the shallow score must clear. A loose pass first,
 /// then a tighter one that the table of the first makes cheap. Of the

@@ -263,6 +263,7 @@ impl Searcher {
     pub fn search(&mut self, board: &Board, limits: &Limits) -> SearchResult {
         self.reset_nodes();
         self.stopped = false;
+        self.probcut_nesting = 0;
         self.node_limit = match limits.stop {
             Stop::Nodes(n) => n,
             Stop::Clock | Stop::Depth(_) => u64::MAX,

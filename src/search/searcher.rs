@@ -32,6 +32,8 @@ pub struct Searcher {
     /// In a selective solve, ProbCut's `t` (see `probcut`); `None`
     /// everywhere else.
     pub(super) selectivity: Option<f64>,
+    /// How many of ProbCut's shallow searches the search is inside.
+    pub(super) probcut_nesting: u32,
 }
 
 impl Searcher {
@@ -47,6 +49,7 @@ impl Searcher {
             deadline: Deadline::unlimited(std::time::Instant::now()),
             solve_nps: DEFAULT_SOLVE_NPS,
             selectivity: None,
+            probcut_nesting: 0,
         }
     }
 
