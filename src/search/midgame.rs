@@ -86,6 +86,10 @@ fn node(
         }
     }
 
+    if depth == 1 {
+        return frontier(s, board, moves, beta);
+    }
+
     let mut tt_move = NO_MOVE;
     if let Some(entry) = s.tt.probe(board) {
         tt_move = entry.best;
@@ -143,6 +147,35 @@ fn node(
     let depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
     s.tt.store(board, best_score, bound, depth, best_move);
     best_score
+}
+
+/// A node one ply from the leaves: each move's position is evaluated as
+/// it comes, and the first that reaches `beta` ends the node. No table
+/// and no ordering: a probe, a store and an ordering pass that evaluates
+/// every move first cost more here than the cut-offs they bring forward.
+fn frontier(s: &mut Searcher, board: &Board, moves: u64, beta: Score) -> Score {
+    let mut best = -INFINITY;
+    for sq in bitboard::squares(moves) {
+        let child = board.play(sq);
+        let replies = child.moves();
+        let score = if replies == 0 {
+            // a pass or the end: the general node knows both (at depth 0
+            // the window plays no part)
+            -node(s, &child, replies, -INFINITY, INFINITY, 0)
+        } else {
+            if s.poll() {
+                return 0;
+            }
+            -s.eval.evaluate_with_moves(&child, replies)
+        };
+        if score > best {
+            best = score;
+            if best >= beta {
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// ProbCut at a node of a selective search (`s.selectivity` set): where
