@@ -24,15 +24,18 @@ bench: build perft-deep
 	$(BIN) bench
 	$(BIN) solve fixtures/endgame/fforum-20-39.obf
 
-# Perft 10 and 11 under both conventions, checked against fixtures/perft.txt.
+# Perft 10 and 11 under both conventions, with the memo and every line
+# enumerated, checked against fixtures/perft.txt.
 perft-deep: build
 	@for conv in dropped kept; do \
 	  col=$$([ $$conv = dropped ] && echo 3 || echo 4); \
 	  for d in 10 11; do \
 	    want=$$(awk -v d=$$d -v c=$$col '$$1=="#" && $$2==d {print $$c; exit}' fixtures/perft.txt); \
-	    got=$$($(BIN) perft $$d --convention $$conv | awk -v d=$$d '$$2==d {print $$3}'); \
-	    echo "perft $$d ($$conv): $$got (expected $$want)"; \
-	    [ "$$got" = "$$want" ] || exit 1; \
+	    for how in "" --every-line; do \
+	      got=$$($(BIN) perft $$d --convention $$conv $$how | awk -v d=$$d '$$2==d {print $$3}'); \
+	      echo "perft $$d ($$conv $${how:-memo}): $$got (expected $$want)"; \
+	      [ "$$got" = "$$want" ] || exit 1; \
+	    done; \
 	  done; \
 	done
 

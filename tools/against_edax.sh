@@ -22,7 +22,9 @@ if [ -n "${EDAX_DIR:-}" ]; then
   echo "== Edax: count games 11 (positions met again shared)"
   (cd "$EDAX_DIR" && "$exe" -count games 11 | grep -E '^ +11,')
   echo "== Edax: perft 11 (every line)"
-  (cd "$EDAX_DIR" && printf 'perft 11\nquit\n' | "$exe" -n 1 | grep -E '^ +11,')
+  # Edax reads commands on a thread of its own: a `quit` sent at once
+  # ends it before the count, so it waits a few seconds.
+  (cd "$EDAX_DIR" && (echo 'perft 11'; sleep 5; echo quit) | "$exe" -n 1 | grep -E '^ +11,')
 else
   echo "(EDAX_DIR not set: Edax's side skipped)"
 fi
