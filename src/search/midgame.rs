@@ -258,3 +258,40 @@ fn pick_next(list: &mut MoveList<Candidate>, i: usize) -> (u8, Board, u64) {
     list.swap(i, best);
     (list[i].0, list[i].1, list[i].2)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Evaluator;
+    use crate::testing::random_position;
+
+    #[test]
+    fn one_ply_is_the_best_evaluated_move() {
+        // The frontier node, without table or ordering, against a plain
+        // one-ply maximum: equal in an open window, and on the right side
+        // of a null window.
+        let mut rng = fastrand::Rng::with_seed(12);
+        let mut s = Searcher::new(1, Evaluator::Pattern);
+        for _ in 0..300 {
+            let empties = 14 + rng.u32(..40);
+            let board = random_position(&mut rng, empties);
+            if !board.has_moves() {
+                continue;
+            }
+            let plain = bitboard::squares(board.moves())
+                .map(|sq| {
+                    let child = board.play(sq);
+                    if child.has_moves() {
+                        -s.eval.evaluate(&child)
+                    } else {
+                        -pvs(&mut s, &child, -INFINITY, INFINITY, 0)
+                    }
+                })
+                .max()
+                .expect("a move");
+            assert_eq!(pvs(&mut s, &board, -INFINITY, INFINITY, 1), plain);
+            assert!(pvs(&mut s, &board, plain - 1, plain, 1) >= plain);
+            assert!(pvs(&mut s, &board, plain, plain + 1, 1) <= plain);
+        }
+    }
+}
