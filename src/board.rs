@@ -179,6 +179,19 @@ impl Board {
         }
     }
 
+    /// A well-mixed 64-bit hash of the two square sets: where a table
+    /// (the transposition table, perft's memo) keeps the position.
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        let h = self
+            .player
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29)
+            ^ self.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^ (h >> 32)
+    }
+
     /// One of the 8 symmetries of the board (0 is the identity).
     #[must_use]
     pub fn transform(&self, symmetry: u8) -> Board {

@@ -77,10 +77,7 @@ fn count(
         return u64::from(moves.count_ones());
     }
     let key = (depth << 1) | u32::from(passed);
-    let name = memo
-        .as_ref()
-        .filter(|_| depth >= MEMO_MIN_DEPTH)
-        .map(|_| canonical(board));
+    let name = (memo.is_some() && depth >= MEMO_MIN_DEPTH).then(|| canonical(board));
     if let (Some(m), Some(name)) = (memo.as_ref(), &name) {
         if let Some(n) = m.get(name, key) {
             return n;
@@ -114,9 +111,7 @@ impl Memo {
     }
 
     fn slot(&self, board: &Board, key: u32) -> usize {
-        let h = board.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ board.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            ^ u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        let h = board.hash() ^ u64::from(key).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         ((h >> 32) as usize & self.mask) * 4
     }
 
@@ -137,25 +132,10 @@ impl Memo {
 /// (ordered by the player's set, then the opponent's): one name for all of
 /// them.
 fn canonical(board: &Board) -> Board {
-    use crate::bitboard::{flip_diagonal, flip_horizontal};
-    let mut best = *board;
-    let mut image = *board;
-    for step in 0..7 {
-        // identity, then alternately mirror files and ranks: 4 images;
-        // then the same 4 mirrored in the diagonal
-        image = match step {
-            3 => Board::new(flip_diagonal(board.player), flip_diagonal(board.opponent)),
-            0 | 2 | 4 | 6 => Board::new(
-                flip_horizontal(image.player),
-                flip_horizontal(image.opponent),
-            ),
-            _ => Board::new(image.player.swap_bytes(), image.opponent.swap_bytes()),
-        };
-        if (image.player, image.opponent) < (best.player, best.opponent) {
-            best = image;
-        }
-    }
-    best
+    (0..8)
+        .map(|symmetry| board.transform(symmetry))
+        .min_by_key(|image| (image.player, image.opponent))
+        .expect("8 images")
 }
 
 /// Memo size for `reversi perft`, in MiB.

@@ -101,12 +101,7 @@ impl Table {
     /// The first of the two slots where `board` may be kept.
     #[inline]
     fn bucket(&self, board: &Board) -> usize {
-        let h = board
-            .player
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29)
-            ^ board.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (h ^ (h >> 32)) as usize & self.mask & !1
+        board.hash() as usize & self.mask & !1
     }
 
     #[inline]

@@ -212,6 +212,15 @@ fn solve_2(
     }
 }
 
+/// The squares of the quadrants holding an odd number of `empties`.
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    QUADRANTS
+        .into_iter()
+        .filter(|&q| (empties & q).count_ones() % 2 == 1)
+        .fold(0, |odd, q| odd | q)
+}
+
 /// The `N` empty squares in the order to try them: those in quadrants with
 /// an odd number of empties first (the last move into a region tends to be
 /// the good one), and within each group by [`SQUARE_CLASSES`]. A rank per
@@ -219,12 +228,7 @@ fn solve_2(
 /// [`ordered_classes`]'s ten sets.
 #[inline]
 fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
-    let mut odd = 0u64;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() % 2 == 1 {
-            odd |= q;
-        }
-    }
+    let odd = odd_quadrants(empties);
     let mut order = [0usize; N];
     let mut keys = [0u8; N];
     let mut rest = empties;
@@ -377,12 +381,7 @@ fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: b
             }
         }
     }
-    let mut odd = 0u64;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() % 2 == 1 {
-            odd |= q;
-        }
-    }
+    let odd = odd_quadrants(empties);
     let mut best = NO_SCORE;
     for set in ordered_classes(empties, odd) {
         for sq in bitboard::squares(set) {
