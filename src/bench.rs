@@ -61,16 +61,16 @@ pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
 /// `reversi bench --move-time MS`: each bench position searched as the bot
 /// would with a judge's limit of `limit` per reply (fresh table each), its
 /// search line, then the depths reached and the midgame speed: nodes per
-/// second over the positions no solve finished. Not reproducible (the
-/// clock decides), so no signature.
-pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator) {
+/// second over the positions no solve finished. `probcut_t` as the bot's
+/// `--probcut`. Not reproducible (the clock decides), so no signature.
+pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator, probcut_t: Option<f64>) {
     let (mut nodes, mut secs, mut depths) = (0u64, 0.0f64, Vec::new());
     for (i, board) in positions().iter().enumerate() {
         let limits = Limits {
             stop: crate::search::Stop::Clock,
             deadline: crate::clock::Deadline::for_limit(Instant::now(), limit),
             solver: true,
-            selective: true,
+            probcut_t,
         };
         let r = Searcher::new(hash_mb, eval).search(board, &limits);
         println!("{}", position_line(i, board, &r));

@@ -31,7 +31,7 @@ const REPLAY_FLAGS: &str = "bot= exact move-time= record=";
 const PERFT_FLAGS: &str = "convention= every-line";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
-    "depth= move-time= hash= eval= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
+    "depth= move-time= hash= eval= probcut= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
 const TRAIN_FLAGS: &str = "games-dir= out= jobs= seed= epochs= every=";
 const BIO97_FLAGS: &str = "strategy=";
 
@@ -64,6 +64,25 @@ fn referee_limit(args: &Args) -> Result<Duration, CliError> {
     Ok(move_time_flag(args)?.unwrap_or(crate::clock::JUDGE_LIMIT))
 }
 
+/// The `t` that `--probcut T` accepts: below, ProbCut would cut nearly
+/// every node; above, nearly none.
+const PROBCUT_T_RANGE: std::ops::RangeInclusive<f64> = 0.2..=4.0;
+
+/// `--probcut on|off|T`: ProbCut's `t` in the midgame search, or `None`
+/// for a full-width search.
+fn probcut_flag(args: &Args) -> Result<Option<f64>, CliError> {
+    match args.text("probcut").unwrap_or("on") {
+        "on" => Ok(Some(crate::search::MIDGAME_T)),
+        "off" => Ok(None),
+        other => match other.parse::<f64>() {
+            Ok(t) if PROBCUT_T_RANGE.contains(&t) => Ok(Some(t)),
+            _ => Err(usage(format!(
+                "--probcut takes on, off or a t from 0.2 to 4, not '{other}'"
+            ))),
+        },
+    }
+}
+
 /// The bot's settings from its flags. `--depth` and `--nodes` each fix
 /// what ends a search (one or the other); `Engine::new` decides the clock.
 fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
@@ -81,11 +100,7 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         eval: eval_flag(args)?,
         stop,
         move_time: move_time_flag(args)?,
-        selective: match args.text("probcut").unwrap_or("on") {
-            "on" => true,
-            "off" => false,
-            other => return Err(usage(format!("--probcut takes on or off, not '{other}'"))),
-        },
+        probcut_t: probcut_flag(args)?,
     })
 }
 
@@ -330,7 +345,7 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
     match move_time_flag(&args)? {
-        Some(limit) => crate::bench::timed(limit, hash, eval),
+        Some(limit) => crate::bench::timed(limit, hash, eval, probcut_flag(&args)?),
         None => crate::bench::run(depth, hash, eval),
     }
     Ok(ExitCode::SUCCESS)

@@ -38,9 +38,9 @@ pub struct BotOptions {
     /// `REVERSI_MOVE_TIME`, else the judge's second; a fixed depth or node
     /// count has no clock at all (see [`Engine::new`]).
     pub move_time: Option<Duration>,
-    /// ProbCut in the midgame search (`--probcut off` turns it off, for
-    /// comparison).
-    pub selective: bool,
+    /// ProbCut's `t` in the midgame search (`--probcut T` sets it,
+    /// `--probcut off` turns ProbCut off: `None`), for comparison.
+    pub probcut_t: Option<f64>,
 }
 
 impl Default for BotOptions {
@@ -51,7 +51,7 @@ impl Default for BotOptions {
             eval: Evaluator::DEFAULT,
             stop: Stop::Clock,
             move_time: None,
-            selective: true,
+            probcut_t: Some(crate::search::MIDGAME_T),
         }
     }
 }
@@ -71,7 +71,7 @@ pub struct Engine {
     stop: Stop,
     /// The limit per reply the clock enforces; `None`: no clock.
     limit: Option<Duration>,
-    selective: bool,
+    probcut_t: Option<f64>,
 }
 
 impl Engine {
@@ -93,7 +93,7 @@ impl Engine {
             searcher: Searcher::new(options.hash_mb, options.eval),
             stop: options.stop,
             limit,
-            selective: options.selective,
+            probcut_t: options.probcut_t,
         }
     }
 
@@ -105,7 +105,7 @@ impl Engine {
                 |t| Deadline::for_limit(started, t),
             ),
             solver: true,
-            selective: self.selective,
+            probcut_t: self.probcut_t,
         }
     }
 }

@@ -196,7 +196,7 @@ fn answer(s: &mut Searcher, board: &Board, options: &Options) -> Answer {
                 |t| Deadline::exactly(start, t),
             ),
             solver: options.depth_limit.is_none_or(|d| empties <= d),
-            selective: true,
+            probcut_t: Some(crate::search::MIDGAME_T),
         };
         let r = s.search(board, &limits);
         return match r.kind {

@@ -55,6 +55,18 @@ fn depth_and_nodes_fix_the_search_and_drop_the_clock_unless_asked() {
 }
 
 #[test]
+fn probcut_takes_on_off_or_a_t_in_range() {
+    let t = |line: &str| options(line).map(|o| o.probcut_t);
+    assert_eq!(t(""), Ok(Some(crate::search::MIDGAME_T)));
+    assert_eq!(t("--probcut on"), Ok(Some(crate::search::MIDGAME_T)));
+    assert_eq!(t("--probcut off"), Ok(None));
+    assert_eq!(t("--probcut 0.7"), Ok(Some(0.7)));
+    for bad in ["--probcut 0.1", "--probcut 9", "--probcut NaN", "--probcut maybe"] {
+        assert!(matches!(t(bad), Err(CliError::Usage(_))), "{bad}");
+    }
+}
+
+#[test]
 fn usage_errors_exit_2_and_failed_runs_exit_1() {
     assert_eq!(usage("x").exit_code(), ExitCode::from(2));
     assert_eq!(failed("f", "gone").exit_code(), ExitCode::from(1));

@@ -23,6 +23,7 @@ mod root;
 mod searcher;
 
 pub use midgame::INFINITY;
+pub use probcut::MIDGAME_T;
 pub use root::{Limits, ScoreKind, SearchResult, SolveKind, Stop};
 pub use searcher::Searcher;
 

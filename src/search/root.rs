@@ -110,10 +110,12 @@ pub struct Limits {
     /// Whether the search may hand over to the exact solver (the bot:
     /// always; `reversi solve --depth-limit` wants a pure midgame estimate).
     pub solver: bool,
-    /// Whether the midgame search prunes with ProbCut (the bot: unless
-    /// told `--probcut off`), and, having reached the end of the game,
-    /// tightens its cuts level by level before the exact solve.
-    pub selective: bool,
+    /// ProbCut's `t` in the midgame iterations ([`probcut::MIDGAME_T`]
+    /// unless told otherwise with `--probcut T`), or `None` for a
+    /// full-width search (`--probcut off`). Having reached the end of the
+    /// game, a selective search tightens its cuts level by level before
+    /// the exact solve.
+    pub probcut_t: Option<f64>,
 }
 
 impl Limits {
@@ -125,7 +127,7 @@ impl Limits {
             stop: Stop::Depth(depth),
             deadline: Deadline::unlimited(std::time::Instant::now()),
             solver: true,
-            selective: true,
+            probcut_t: Some(probcut::MIDGAME_T),
         }
     }
 }
@@ -185,24 +187,27 @@ fn next_iteration(finished_at: &[Duration]) -> Duration {
 }
 
 /// The iterations of a search, as (plies, ProbCut's `t`): one ply more
-/// each up to `max_depth`; when selective, at [`probcut::MIDGAME_T`] until
-/// the plies reach the `empties` of the root, then to the end of the game
-/// at that `t` and at each of [`probcut::ENDGAME_LEVELS`] (when
+/// each up to `max_depth`; when selective, at `probcut_t` until the plies
+/// reach the `empties` of the root, then to the end of the game at that
+/// `t` and at each tighter one of [`probcut::ENDGAME_LEVELS`] (when
 /// `max_depth` allows the end). Those last are numbered 2 plies
 /// apart past `empties` (any depth from `empties` on searches to the end),
 /// so that the table never takes a looser level's bounds for a tighter
 /// one's. An exact solve, if any, comes after: the caller's plan, or under
 /// a clock whatever time the last level leaves.
-fn iterations(empties: u32, max_depth: u32, selective: bool) -> Vec<(u32, Option<f64>)> {
+fn iterations(empties: u32, max_depth: u32, probcut_t: Option<f64>) -> Vec<(u32, Option<f64>)> {
     // With so few empties a search to the end is the exact solver's anyway.
-    if !selective || empties <= probcut::SELECTIVE_TO_EXACT {
+    let Some(t) = probcut_t.filter(|_| empties > probcut::SELECTIVE_TO_EXACT) else {
         return (1..=max_depth).map(|depth| (depth, None)).collect();
-    }
+    };
     let mut plan: Vec<(u32, Option<f64>)> = (1..empties.min(max_depth + 1))
-        .map(|depth| (depth, Some(probcut::MIDGAME_T)))
+        .map(|depth| (depth, Some(t)))
         .collect();
     if max_depth >= empties {
-        let levels = std::iter::once(probcut::MIDGAME_T).chain(probcut::ENDGAME_LEVELS);
+        let tighter = probcut::ENDGAME_LEVELS
+            .into_iter()
+            .filter(|&level| level > t);
+        let levels = std::iter::once(t).chain(tighter);
         for (level, t) in levels.enumerate() {
             plan.push((empties + 2 * level as u32, Some(t)));
         }
@@ -305,8 +310,8 @@ impl Searcher {
         // When each finished iteration ended, for the growth estimate.
         let mut finished_at: Vec<Duration> = vec![Duration::ZERO];
         // ProbCut's margins are the trained evaluation's measured errors.
-        let selective = limits.selective && self.eval == Evaluator::Pattern;
-        let schedule = iterations(empties, max_depth, selective);
+        let probcut_t = limits.probcut_t.filter(|_| self.eval == Evaluator::Pattern);
+        let schedule = iterations(empties, max_depth, probcut_t);
         let levels = schedule
             .iter()
             .filter(|&&(depth, _)| depth >= empties)
@@ -518,7 +523,7 @@ mod tests {
     #[test]
     fn selective_iterations_deepen_then_tighten_at_the_end() {
         let t = Some(probcut::MIDGAME_T);
-        let plan = iterations(20, 64, true);
+        let plan = iterations(20, 64, t);
         assert_eq!(plan.len(), 19 + 1 + probcut::ENDGAME_LEVELS.len());
         assert!(plan[..19]
             .iter()
@@ -533,13 +538,20 @@ mod tests {
         assert_eq!(ends, expected);
         // A depth limit short of the end: midgame iterations only.
         assert_eq!(
-            iterations(20, 8, true),
+            iterations(20, 8, t),
             (1..=8).map(|d| (d, t)).collect::<Vec<_>>()
         );
         // Full width when not selective, or so near the end that the
         // solver takes every search to the end.
-        assert!(iterations(20, 30, false).iter().all(|&(_, t)| t.is_none()));
-        assert!(iterations(probcut::SELECTIVE_TO_EXACT, 30, true)
+        assert!(iterations(20, 30, None).iter().all(|&(_, t)| t.is_none()));
+        // A looser t than the first end level keeps all the levels; a
+        // tighter one only those still tighter.
+        assert_eq!(
+            iterations(20, 64, Some(0.6)).len(),
+            19 + 1 + probcut::ENDGAME_LEVELS.len()
+        );
+        assert_eq!(iterations(20, 64, Some(1.8)).len(), 19 + 1 + 2);
+        assert!(iterations(probcut::SELECTIVE_TO_EXACT, 30, t)
             .iter()
             .all(|&(_, t)| t.is_none()));
     }
@@ -558,7 +570,7 @@ mod tests {
                 stop: Stop::Clock,
                 deadline: Deadline::for_limit(Instant::now(), Duration::from_millis(8)),
                 solver: true,
-                selective: true,
+                probcut_t: Some(probcut::MIDGAME_T),
             };
             let r = searcher.search(&board, &limits);
             let sq = r.best.expect("a move exists");
