@@ -200,6 +200,22 @@ pub fn label_all(games: &[Game], jobs: usize, log: &mut impl Write) -> (Vec<Samp
     (train, test)
 }
 
+/// The step of the first epoch: under 2 is stable.
+const FIRST_RATE: f32 = 0.5;
+
+/// Each epoch's step is this share of the one before. The steps must end
+/// small: at a step of r, each position moves the weights it reads by r
+/// of its error, so a weight that nearly every position of a stage reads
+/// (an empty edge in the opening) ends as an average of about the last
+/// 1/r labels it saw, which are noisy. With the old schedule (0.5 / (1 +
+/// epoch), 0.083 in the sixth epoch) that left each stage a chance offset
+/// of its own for the side to move, up to 4 discs and alternating in sign
+/// from stage to stage (46-50 empties -4, 51-55 +4, measured on the
+/// Logistello games), which a search to odd and even depths saw as swings
+/// of 10 discs; 0.3 a step (0.0012 in the sixth) removed them and lowered
+/// the held-out error at every stage (BENCHMARKS.md, "Trained evaluation").
+const RATE_DECAY: f32 = 0.3;
+
 /// Fits one stage's weights (in discs) to `samples` by stochastic gradient
 /// descent, normalised per position (NLMS): a position's step is divided by
 /// the sum of the squared multiplicities of its features. A symmetric
@@ -229,9 +245,7 @@ fn fit_stage(samples: &[([u32; FEATURES], f32)], epochs: u32, seed: u64) -> Vec<
     let mut rng = fastrand::Rng::with_seed(seed);
     for epoch in 0..epochs {
         rng.shuffle(&mut order);
-        // Under 2 is stable; smaller steps late average out the noise of
-        // the labels.
-        let rate = 0.5 / (1.0 + epoch as f32);
+        let rate = FIRST_RATE * RATE_DECAY.powi(epoch as i32);
         for &i in &order {
             let (features, label) = &samples[i as usize];
             let predicted: f32 = features.iter().map(|&f| weights[f as usize]).sum();

@@ -61,7 +61,12 @@ fn probcut_takes_on_off_or_a_t_in_range() {
     assert_eq!(t("--probcut on"), Ok(Some(crate::search::MIDGAME_T)));
     assert_eq!(t("--probcut off"), Ok(None));
     assert_eq!(t("--probcut 0.7"), Ok(Some(0.7)));
-    for bad in ["--probcut 0.1", "--probcut 9", "--probcut NaN", "--probcut maybe"] {
+    for bad in [
+        "--probcut 0.1",
+        "--probcut 9",
+        "--probcut NaN",
+        "--probcut maybe",
+    ] {
         assert!(matches!(t(bad), Err(CliError::Usage(_))), "{bad}");
     }
 }

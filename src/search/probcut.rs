@@ -153,7 +153,7 @@ fn midgame_shallow(plies: u32) -> u32 {
 /// 52 empties (pairs of the same parity; BENCHMARKS.md), with a floor.
 fn midgame_sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
     let sd =
-        5.567 - 0.0373 * f64::from(empties) - 0.608 * f64::from(shallow) + 0.245 * f64::from(deep);
+        5.358 - 0.0495 * f64::from(empties) - 0.523 * f64::from(shallow) + 0.234 * f64::from(deep);
     sd.max(1.0)
 }
 
@@ -164,7 +164,7 @@ fn midgame_sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
 /// command fits it; left alone, the cuts would lean one way). The last
 /// stage (56-60 empties) is never a leaf of these searches: 0.
 const STAGE_BIAS: [f64; 10] = [
-    -0.72, -1.57, -1.29, -2.36, 0.17, -2.29, -0.59, -4.86, 0.79, 0.0,
+    -0.88, -1.33, -0.99, -1.47, -1.22, -1.51, -0.77, -1.18, -2.74, 0.0,
 ];
 
 /// The share of a normal distribution within `t` standard deviations of
