@@ -17,7 +17,9 @@ use crate::eval::{Score, DISC};
 
 /// The bot's midgame iterations prune at this `t` (73%), Edax's first
 /// level. 1.5 and 0.8 did not do clearly better or worse against it in 100
-/// games at 100 ms (45.5% and 54.0%; BENCHMARKS.md, "Selective search").
+/// games at 100 ms (45.5% and 54.0%), and against Edax at 1 s (`--probcut
+/// T`, 100 games each) 0.5, 0.7, 1.5 and 2.0 all scored less (20-28%
+/// against 30%; BENCHMARKS.md, "Selective search").
 pub const MIDGAME_T: f64 = 1.1;
 
 /// Once an iteration reaches the end of the game, the next ones stay
