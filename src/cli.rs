@@ -306,6 +306,7 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
     let args = Args::parse(words, BENCH_FLAGS)?;
     args.no_positional()?;
     let eval = eval_flag(&args)?;
+    let probcut_t = probcut_flag(&args)?;
     if args.has("endgame-curve") {
         crate::bench::endgame_curve(
             args.number("from")?.unwrap_or(12),
@@ -345,7 +346,7 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
     match move_time_flag(&args)? {
-        Some(limit) => crate::bench::timed(limit, hash, eval, probcut_flag(&args)?),
+        Some(limit) => crate::bench::timed(limit, hash, eval, probcut_t),
         None => crate::bench::run(depth, hash, eval),
     }
     Ok(ExitCode::SUCCESS)
