@@ -16,6 +16,7 @@ echo "== reversi: perft 11, positions met again shared"
 echo "== reversi: perft 11 --every-line"
 "$bin" perft 11 --every-line | tail -1
 if [ -n "${EDAX_DIR:-}" ]; then
+  EDAX_DIR=$(realpath "$EDAX_DIR")
   exe=$(ls "$EDAX_DIR"/bin/lEdax-* | head -1)
   echo "== Edax: FFO #20-#39, exact, one thread"
   (cd "$EDAX_DIR" && "$exe" -n 1 -solve problem/fforum-20-39.obf | tail -1)
