@@ -5,6 +5,7 @@
 use crate::board::Board;
 use crate::eval::Evaluator;
 use crate::search::{Limits, SearchResult, Searcher, SolveKind};
+use std::io::{self, Write};
 use std::time::Instant;
 
 /// The depth of `reversi bench`, whose node count over [`positions`] is
@@ -46,16 +47,23 @@ pub fn positions() -> Vec<Board> {
 
 /// `reversi bench`: each position's search line, then the total nodes
 /// (the signature at the defaults), time and speed.
-pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
+pub fn run(out: &mut dyn Write, depth: u32, hash_mb: usize, eval: Evaluator) -> io::Result<()> {
     let start = Instant::now();
+    // The callback cannot return the error: the first one is kept, and the
+    // searches (a second or so) run out.
+    let mut written = Ok(());
     let total_nodes = searches(depth, hash_mb, eval, |i, board, r| {
-        println!("{}", position_line(i, board, r));
+        if written.is_ok() {
+            written = writeln!(out, "{}", position_line(i, board, r));
+        }
     });
+    written?;
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    writeln!(
+        out,
         "bench depth {depth}: nodes {total_nodes} time {secs:.3}s nps {:.0}",
         total_nodes as f64 / secs.max(1e-9)
-    );
+    )
 }
 
 /// `reversi bench --move-time MS`: each bench position searched as the bot
@@ -63,7 +71,13 @@ pub fn run(depth: u32, hash_mb: usize, eval: Evaluator) {
 /// search line, then the depths reached and the midgame speed: nodes per
 /// second over the positions no solve finished. `probcut_t` as the bot's
 /// `--probcut`. Not reproducible (the clock decides), so no signature.
-pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator, probcut_t: Option<f64>) {
+pub fn timed(
+    out: &mut dyn Write,
+    limit: std::time::Duration,
+    hash_mb: usize,
+    eval: Evaluator,
+    probcut_t: Option<f64>,
+) -> io::Result<()> {
     let (mut nodes, mut secs, mut depths) = (0u64, 0.0f64, Vec::new());
     for (i, board) in positions().iter().enumerate() {
         let limits = Limits {
@@ -73,19 +87,20 @@ pub fn timed(limit: std::time::Duration, hash_mb: usize, eval: Evaluator, probcu
             probcut_t,
         };
         let r = Searcher::new(hash_mb, eval).search(board, &limits);
-        println!("{}", position_line(i, board, &r));
+        writeln!(out, "{}", position_line(i, board, &r))?;
         if r.kind == crate::search::ScoreKind::Estimate {
             nodes += r.nodes;
             secs += r.elapsed.as_secs_f64();
             depths.push(r.depth.to_string());
         }
     }
-    println!(
+    writeln!(
+        out,
         "bench move-time {}ms: midgame depths {} nodes {nodes} time {secs:.3}s nps {:.0}",
         limit.as_millis(),
         depths.join(" "),
         nodes as f64 / secs.max(1e-9)
-    );
+    )
 }
 
 /// One bench position's line: its number, empties, move and search line.
@@ -150,8 +165,11 @@ fn game_position(seed: u64, empties: u32) -> Option<Board> {
 /// solves by the number of empties, on positions from games. The play-time
 /// switch to the solver (`solve_nodes` in `src/search/root.rs`) is fitted
 /// to these figures.
-pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
-    println!("empties positions exact-median exact-mean exact-max wld-median wld-mean exact-Mnps");
+pub fn endgame_curve(out: &mut dyn Write, from: u32, to: u32, per_size: u64) -> io::Result<()> {
+    writeln!(
+        out,
+        "empties positions exact-median exact-mean exact-max wld-median wld-mean exact-Mnps"
+    )?;
     for empties in from..=to {
         let (mut exact, mut wld) = (Vec::new(), Vec::new());
         let mut time = 0.0;
@@ -180,11 +198,13 @@ pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
         };
         let (em, ea, ex) = stats(&mut exact);
         let (wm, wa, _) = stats(&mut wld);
-        println!(
+        writeln!(
+            out,
             "{empties:7} {per_size:9} {em:12.0} {ea:10.0} {ex:9.0} {wm:10.0} {wa:8.0} {:10.2}",
             exact.iter().sum::<f64>() / time.max(1e-9) / 1e6
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// `reversi bench --probcut-errors`: how far a midgame search's score to
@@ -192,12 +212,19 @@ pub fn endgame_curve(from: u32, to: u32, per_size: u64) {
 /// `from` to `to` empties (one game in 7 of `games`, newest first): the
 /// mean and standard deviation of the difference, in discs.
 /// `probcut::error_sigma` is fitted to these figures.
-pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size: u64) {
+pub fn probcut_errors(
+    out: &mut dyn Write,
+    games: &[crate::train::Game],
+    from: u32,
+    to: u32,
+    per_size: u64,
+) -> io::Result<()> {
     use crate::eval::DISC;
     const DEPTHS: u32 = 8;
-    println!(
+    writeln!(
+        out,
         "empties positions then, by shallow depth 0..={DEPTHS}: mean/sd of exact - shallow (discs)"
-    );
+    )?;
     for empties in from..=to {
         let boards = archive_positions(games, empties, per_size);
         // Each position's exact score less its scores at depths 0..=DEPTHS.
@@ -221,8 +248,9 @@ pub fn probcut_errors(games: &[crate::train::Game], from: u32, to: u32, per_size
                 format!("{mean:+.1}/{sd:.1}")
             })
             .collect();
-        println!("{empties:7} {:9} {}", boards.len(), cells.join(" "));
+        writeln!(out, "{empties:7} {:9} {}", boards.len(), cells.join(" "))?;
     }
+    Ok(())
 }
 
 /// The mean and standard deviation of `values` (0 and 0 for none).
@@ -266,14 +294,18 @@ fn archive_positions(games: &[crate::train::Game], empties: u32, count: u64) -> 
 /// (`src/search/probcut.rs`) copies. Full-width searches, with `jobs`
 /// threads; the figures do not depend on `jobs`.
 pub fn midgame_probcut_errors(
+    out: &mut dyn Write,
     games: &[crate::train::Game],
     (from, to, step): (u32, u32, u32),
     per_size: u64,
     deep: u32,
     jobs: usize,
-) {
+) -> io::Result<()> {
     use crate::eval::DISC;
-    println!("empties positions deep: mean/sd of deep - shallow (discs) for shallow 0..deep");
+    writeln!(
+        out,
+        "empties positions deep: mean/sd of deep - shallow (discs) for shallow 0..deep"
+    )?;
     // (empties, shallow, deep, mean, sd) for every pair measured.
     let mut pairs: Vec<(u32, u32, u32, f64, f64)> = Vec::new();
     for empties in (from..=to).step_by(step.max(1) as usize) {
@@ -294,7 +326,12 @@ pub fn midgame_probcut_errors(
                 cells.push(format!("{mean:+.1}/{sd:.1}"));
                 pairs.push((empties, shallow, d, mean, sd));
             }
-            println!("{empties:7} {:9} {d:4}: {}", scores.len(), cells.join(" "));
+            writeln!(
+                out,
+                "{empties:7} {:9} {d:4}: {}",
+                scores.len(),
+                cells.join(" ")
+            )?;
         }
     }
     // The means: the evaluation is off by a bias per stage for the side to
@@ -314,7 +351,11 @@ pub fn midgame_probcut_errors(
         .collect();
     let bias = least_squares(&rows);
     let cells: Vec<String> = bias.iter().map(|b| format!("{b:.2}")).collect();
-    println!("bias by stage (discs, side to move): {}", cells.join(" "));
+    writeln!(
+        out,
+        "bias by stage (discs, side to move): {}",
+        cells.join(" ")
+    )?;
     // The spread, for the pairs ProbCut may use (same parity, shallow >= 1).
     let rows: Vec<(Vec<f64>, f64)> = pairs
         .iter()
@@ -327,10 +368,11 @@ pub fn midgame_probcut_errors(
         })
         .collect();
     let fit = least_squares(&rows);
-    println!(
+    writeln!(
+        out,
         "sd = {:.3} {:+.4} * empties {:+.3} * shallow {:+.3} * deep (discs)",
         fit[0], fit[1], fit[2], fit[3]
-    );
+    )
 }
 
 /// The least-squares solution of rows (x, y) ~ y = x . beta, by the normal

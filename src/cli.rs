@@ -13,7 +13,7 @@ use crate::protocol::{self, Verbosity};
 use crate::search::Stop;
 use crate::tournament::Format;
 use crate::transcript::{self, Transcript};
-use std::io::{self, BufWriter, Read};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -175,8 +175,17 @@ fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {
         "kept" => Convention::GamesKept,
         other => return Err(usage(format!("unknown convention '{other}'"))),
     };
-    crate::perft::print_table(depth, convention, !args.has("every-line"));
-    Ok(ExitCode::SUCCESS)
+    report(|out| crate::perft::print_table(out, depth, convention, !args.has("every-line")))
+}
+
+/// Runs a command that writes its report to stdout: a reader that stopped
+/// reading (`| head`) ends it quietly, as a success; any other failure to
+/// write is one line and exit 1.
+fn report(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<ExitCode, CliError> {
+    match write(&mut io::stdout().lock()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed("stdout", e)),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// `--jobs N`: games in parallel; by default one per core. Each game has one
@@ -229,10 +238,7 @@ fn match_command(words: &[String]) -> Result<ExitCode, CliError> {
             .transpose()?,
         show: args.has("show"),
     };
-    match crate::duel::run(options, &mut io::stdout().lock()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(failed("stdout", e)),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    report(|mut out| crate::duel::run(options, &mut out))
 }
 
 fn tournament_command(words: &[String]) -> Result<ExitCode, CliError> {
@@ -308,48 +314,53 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
     let eval = eval_flag(&args)?;
     let probcut_t = probcut_flag(&args)?;
     if args.has("endgame-curve") {
-        crate::bench::endgame_curve(
-            args.number("from")?.unwrap_or(12),
-            args.number("to")?.unwrap_or(22),
-            args.number("positions")?.unwrap_or(20),
-        );
-        return Ok(ExitCode::SUCCESS);
+        let (from, to) = (args.number("from")?, args.number("to")?);
+        let positions = args.number("positions")?;
+        return report(|out| {
+            crate::bench::endgame_curve(
+                out,
+                from.unwrap_or(12),
+                to.unwrap_or(22),
+                positions.unwrap_or(20),
+            )
+        });
     }
     if args.has("probcut-errors") {
         let dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
         let wthor = dir.join("wthor");
         let games = crate::train::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
+        let (from, to) = (args.number("from")?, args.number("to")?);
+        let positions = args.number("positions")?;
         if let Some(deep) = args.number::<u32>("deep")? {
-            crate::bench::midgame_probcut_errors(
-                &games,
-                (
-                    args.number("from")?.unwrap_or(20),
-                    args.number("to")?.unwrap_or(52),
-                    args.number("step")?.unwrap_or(4),
-                ),
-                args.number("positions")?.unwrap_or(100),
-                deep,
-                jobs_flag(&args, "bench")?,
+            let range = (
+                from.unwrap_or(20),
+                to.unwrap_or(52),
+                args.number("step")?.unwrap_or(4),
             );
-            return Ok(ExitCode::SUCCESS);
+            let jobs = jobs_flag(&args, "bench")?;
+            let positions = positions.unwrap_or(100);
+            return report(|out| {
+                crate::bench::midgame_probcut_errors(out, &games, range, positions, deep, jobs)
+            });
         }
-        crate::bench::probcut_errors(
-            &games,
-            args.number("from")?.unwrap_or(16),
-            args.number("to")?.unwrap_or(20),
-            args.number("positions")?.unwrap_or(100),
-        );
-        return Ok(ExitCode::SUCCESS);
+        return report(|out| {
+            crate::bench::probcut_errors(
+                out,
+                &games,
+                from.unwrap_or(16),
+                to.unwrap_or(20),
+                positions.unwrap_or(100),
+            )
+        });
     }
     let depth = args.number::<u32>("depth")?.unwrap_or(crate::bench::DEPTH);
     let hash = args
         .number::<usize>("hash")?
         .unwrap_or(crate::tt::DEFAULT_MB);
     match move_time_flag(&args)? {
-        Some(limit) => crate::bench::timed(limit, hash, eval, probcut_t),
-        None => crate::bench::run(depth, hash, eval),
+        Some(limit) => report(|out| crate::bench::timed(out, limit, hash, eval, probcut_t)),
+        None => report(|out| crate::bench::run(out, depth, hash, eval)),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn train_command(words: &[String]) -> Result<ExitCode, CliError> {

@@ -145,7 +145,12 @@ pub const MEMO_MB: usize = 64;
 /// the start position, a line each on stdout. `memo`: reuse the counts of
 /// positions met again ([`perft_memo`]); without it every line is
 /// enumerated.
-pub fn print_table(depth: u32, convention: Convention, memo: bool) {
+pub fn print_table(
+    out: &mut dyn std::io::Write,
+    depth: u32,
+    convention: Convention,
+    memo: bool,
+) -> std::io::Result<()> {
     let board = Board::start();
     for d in 1..=depth {
         let start = std::time::Instant::now();
@@ -155,12 +160,14 @@ pub fn print_table(depth: u32, convention: Convention, memo: bool) {
             perft(&board, d, convention)
         };
         let secs = start.elapsed().as_secs_f64();
-        println!(
+        writeln!(
+            out,
             "perft {d:2} {count:>16} {:>9.3}s {:>8.1} Mleaves/s",
             secs,
             count as f64 / secs.max(1e-9) / 1e6
-        );
+        )?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -48,3 +48,21 @@ fn a_missing_file_or_bad_data_exits_1() {
     }
     let _ = std::fs::remove_file(bad);
 }
+
+#[test]
+fn a_reader_that_stops_reading_ends_a_report_quietly() {
+    // `reversi bench | head -1`: the reader's end of stdout is closed
+    // before the first line is written (the bench searches for a while
+    // first); the write fails with a broken pipe, which ends the command
+    // as a success, with no panic on stderr.
+    let mut child = std::process::Command::new(crate::util::bin())
+        .arg("bench")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("binary runs");
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(text(&out.stderr), "");
+}
