@@ -56,10 +56,15 @@ pub struct Table {
 /// on request (Linux's transparent huge pages in "madvise" mode; in
 /// "always" mode it would anyway, in "never" mode this does nothing). A
 /// probe lands anywhere in the table, so with 4 KiB pages nearly every one
-/// also misses the processor's page cache (TLB): FFO #20-#39 took about
-/// 15% less time with them (BENCHMARKS.md). The pages stay lazily mapped,
-/// so start-up is unchanged.
-#[cfg(target_os = "linux")]
+/// also misses the processor's page cache (TLB): FFO #20-#39 took 10-20%
+/// less time with them (BENCHMARKS.md, "Endgame solver"). The pages stay
+/// lazily mapped, so start-up is unchanged.
+// MADV_HUGEPAGE's number differs on a few rarer architectures: asked only
+// where it is the one below.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 fn huge_pages(words: &[u64]) {
     // The C library's madvise (glibc and musl alike): std links it anyway,
     // and one call does not justify the libc crate.
@@ -82,7 +87,10 @@ fn huge_pages(words: &[u64]) {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
 fn huge_pages(_words: &[u64]) {}
 
 impl Table {

@@ -2,9 +2,9 @@
 //! AVX2: the same runs of opponent discs as the portable
 //! `moves_along`, each step one instruction for four directions (the
 //! shifts by 1, 8, 7 and 9 squares, one per 64-bit lane), once towards
-//! higher square indices and once towards lower ones. `perft 11` took
-//! 0.39-0.47 s against 0.60-0.68 s one direction at a time
-//! (BENCHMARKS.md).
+//! higher square indices and once towards lower ones. `perft 11 --every-line`
+//! took 0.50-0.55 s against 0.77-0.81 s one direction at a time
+//! (BENCHMARKS.md, "Perft").
 
 use crate::bitboard::{FILE_A, FILE_H};
 use std::arch::x86_64::{

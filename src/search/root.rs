@@ -189,11 +189,12 @@ fn next_iteration(finished_at: &[Duration]) -> Duration {
 /// A selective search deepens this many plies an iteration, as Edax's
 /// does: every iteration then has the parity of the last, and the scores
 /// the iterations hand each other (the move searched first, the table's
-/// bounds) are not swung by the side that moved last, which even the
-/// refitted evaluation still favours by a disc or two at odd depths
-/// (BENCHMARKS.md, "Selective search"). Against one ply at a time: in
-/// self-play at 100 ms, +23 Elo in 200 games and +10 in 400; against Edax
-/// at 1 s, 38.5% in 100 games where one ply at a time scored 35.0% in 200.
+/// bounds) are not swung by the side that moved last: even with the
+/// refitted evaluation, depth 4 less depth 3 is -2.6 discs on average at
+/// 52 empties (BENCHMARKS.md, "Selective search"). Against one ply at
+/// a time: in self-play at 100 ms, +23 Elo in 200 games and +10 in 400;
+/// against Edax at 1 s, 38.5% in 100 games where one ply at a time scored
+/// 35.0% in 200 (and 42.5% in 100 since, with the faster move generator).
 pub const SELECTIVE_STEP: u32 = 2;
 
 /// The iterations of a search, as (plies, ProbCut's `t`): one ply more
