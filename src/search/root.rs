@@ -70,12 +70,14 @@ pub fn solve_nodes(empties: u32, kind: SolveKind) -> f64 {
 /// A solve that no midgame search preceded (`reversi solve`) starts with
 /// one, to depth empties - `WARM_UP_GAP`, at most `WARM_UP_MAX_DEPTH`: the
 /// table then holds a best move for the first plies of the likely lines.
-/// On FFO #20-#39 it more than halved the nodes; the gap and the cap were
-/// chosen there (BENCHMARKS.md): 13 took 140 M nodes against 150 M at 14
-/// in the same time, and without the cap #39 (26 empties) spent 10 M
-/// midgame nodes warming up for a 1.4 M node solve.
+/// On FFO #20-#39 it more than halved the nodes; the gap was chosen there
+/// (BENCHMARKS.md): 13 took 140 M nodes against 150 M at 14 in the same
+/// time. The cap: without one #39 (26 empties) spent 10 M midgame nodes
+/// warming up for a 1.4 M node solve; 8 against 10 took 3.5% fewer nodes
+/// on FFO #20-#39 and 9% fewer on the 12 archive positions of 23 empties
+/// of `fixtures/endgame/wthor-23.obf` (7 and 9 did no better).
 pub const WARM_UP_GAP: u32 = 13;
-pub const WARM_UP_MAX_DEPTH: u32 = 10;
+pub const WARM_UP_MAX_DEPTH: u32 = 8;
 
 /// What the solver is asked at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
