@@ -40,7 +40,7 @@ pub const NESTING: u32 = 2;
 /// then a tighter one that the table of the first makes cheap. First
 /// chosen as (0.7, 1.5), the fewest nodes on FFO #20-#39 with the
 /// evaluation of the time. With the refitted one, (0.7, 1.1) takes fewer
-/// nodes on FFO #20-#39 (2.3%) and on the 134 archive positions of 19-23
+/// nodes on FFO #20-#39 (2.3%) and on the 132 archive positions of 19-23
 /// empties of `fixtures/endgame/wthor-*.obf` (7.2% in all, 14% at 23
 /// empties, 0.8% more at 21), where one pass at 1.1 and (1.0, 1.5) were
 /// each worse on one set by 2-4%; BENCHMARKS.md.
