@@ -30,7 +30,7 @@ fn moves_along<const LEFT: bool>(player: u64, inner: u64, empty: u64, shift: u32
 
 /// The squares where `player` may move. Where the processor has AVX2
 /// (asked at run time: a judge's machine is unknown) the eight directions
-/// go four at a time through [`avx2::legal_moves`]; elsewhere one at a
+/// go four at a time through `avx2::legal_moves`; elsewhere one at a
 /// time. Both give the same set (a test checks it where both run).
 #[inline]
 #[must_use]
