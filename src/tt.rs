@@ -95,6 +95,14 @@ fn huge_pages(words: &[u64]) {
 )))]
 fn huge_pages(_words: &[u64]) {}
 
+/// `len` zeroed words for the table, served lazily by the allocator (see
+/// the module doc), in huge pages where the kernel gives them.
+fn fresh_words(len: usize) -> Vec<u64> {
+    let words = vec![0u64; len];
+    huge_pages(&words);
+    words
+}
+
 impl Table {
     /// A table of about `megabytes` MiB (rounded down to a power of two
     /// slots; at least 1024 slots).
@@ -103,10 +111,8 @@ impl Table {
         let bytes = megabytes.max(1) * 1024 * 1024;
         let wanted = (bytes / 24).max(1024);
         let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let words = vec![0u64; 3 * count];
-        huge_pages(&words);
         Table {
-            words,
+            words: fresh_words(3 * count),
             mask: count - 1,
             age: 0,
             used: false,
@@ -120,8 +126,7 @@ impl Table {
         if self.used {
             let len = self.words.len();
             self.words = Vec::new();
-            self.words = vec![0u64; len];
-            huge_pages(&self.words);
+            self.words = fresh_words(len);
             self.used = false;
         }
         self.age = 0;
