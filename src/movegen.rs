@@ -157,6 +157,37 @@ pub fn flips(index: usize, player: u64, opponent: u64) -> u64 {
         | flips_down(rays[7], player, opponent)
 }
 
+/// [`flips`] of a move on the last empty square, `index`: every other
+/// square is taken, so each ray's run of opponent discs ends at the first
+/// `player` disc (it flips) or at the edge (it does not), and only the
+/// player's discs need looking at.
+#[inline(always)]
+#[must_use]
+pub fn last_flips(index: usize, player: u64) -> u64 {
+    let rays = &RAYS[index];
+    let up = |ray: u64| {
+        let ends = ray & player;
+        let closed = u64::from(ends != 0).wrapping_neg();
+        (ends & ends.wrapping_neg()).wrapping_sub(1) & ray & closed
+    };
+    let down = |ray: u64| {
+        let ends = ray & player;
+        if ends == 0 {
+            return 0;
+        }
+        let end = 1u64 << (63 - ends.leading_zeros());
+        ray & !(end << 1).wrapping_sub(1)
+    };
+    up(rays[0])
+        | up(rays[1])
+        | up(rays[2])
+        | up(rays[3])
+        | down(rays[4])
+        | down(rays[5])
+        | down(rays[6])
+        | down(rays[7])
+}
+
 /// Empty squares next to an opponent disc: where moves may appear later
 /// ("potential mobility").
 #[inline]
@@ -243,6 +274,18 @@ mod tests {
                 }
             }
             assert_eq!(near, expected, "{sq}");
+        }
+    }
+
+    #[test]
+    fn last_flips_agree_with_flips_on_a_full_board() {
+        let mut rng = fastrand::Rng::with_seed(64);
+        for _ in 0..20_000 {
+            let index = rng.usize(..64);
+            let player = rng.u64(..) & !(1 << index);
+            let opponent = !player & !(1 << index);
+            assert_eq!(last_flips(index, player), flips(index, player, opponent));
+            assert_eq!(last_flips(index, opponent), flips(index, opponent, player));
         }
     }
 

@@ -5,13 +5,17 @@
 //!   transposition table, enhanced transposition and stability cut-offs,
 //!   and moves ordered fewest opponent replies first, the evaluation joining
 //!   in from [`EVAL_ORDER_EMPTIES`];
-//! - 5 to [`DEPTH_TO_SHALLOW`] empties: [`shallow`], no table, moves in odd
-//!   regions first (parity ordering), each empty square tried directly
-//!   instead of generating moves;
+//! - 5 to [`DEPTH_TO_SHALLOW`] empties under a null window (nearly every
+//!   node): [`shallow`], no table, the legal moves in odd regions first
+//!   (parity ordering), then by square class; the order of the empty
+//!   squares is set once ([`EmptyList`]) and handed down;
 //! - 4, 3 and 2 empties: [`solve_4`], [`solve_3`], [`solve_2`], written out
-//!   for their count (parity order fixed once at 4 and 3);
+//!   for their count, trying each empty square directly instead of
+//!   generating moves;
 //! - 1 empty: [`last_square`], only counting flips;
-//! - 0 empties: the disc count.
+//! - 0 empties: the disc count;
+//! - 2 to [`DEPTH_TO_SHALLOW`] empties under a wider window (only on a
+//!   principal variation): [`shallow_pv`].
 //!
 //! Scores here are whole discs (-64..=64), fail-soft.
 
@@ -20,7 +24,7 @@ use crate::bitboard::{self, Square};
 use crate::board::Board;
 use crate::eval::stability::stable_discs;
 use crate::eval::DISC;
-use crate::movegen::flips;
+use crate::movegen::{flips, last_flips};
 use crate::movelist::MoveList;
 use crate::tt::{Bound, DEPTH_EXACT, NO_MOVE};
 
@@ -50,7 +54,8 @@ pub(super) fn solve_root(
     alpha: i32,
     beta: i32,
 ) -> Option<(Square, i32)> {
-    let mut list = ordered(s, board, board.moves(), first);
+    let mut list = MoveList::new();
+    ordered(s, board, board.moves(), first, &mut list);
     list.sort_by_key(|&(sq, _, key)| (-key, sq));
     root_pass(s, &list, alpha, beta)
 }
@@ -110,7 +115,8 @@ pub(super) fn principal_variation(
             continue;
         }
         let first = s.tt.probe(&board).map_or(NO_MOVE, |e| e.best);
-        let mut list = ordered(s, &board, board.moves(), first);
+        let mut list = MoveList::new();
+        ordered(s, &board, board.moves(), first, &mut list);
         list.sort_by_key(|&(sq, _, key)| (-key, sq));
         let next = list
             .iter()
@@ -135,6 +141,8 @@ pub(super) fn move_scores(s: &mut Searcher, board: &Board) -> Vec<(Square, i32)>
 }
 
 /// The exact score within (`alpha`, `beta`), dispatched on the empties.
+/// With a null window (the common case below a principal variation
+/// search's first move) a small endgame goes to the null-window layers.
 #[inline]
 pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
     match board.empty_count() {
@@ -142,201 +150,348 @@ pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
             s.nodes += 1;
             board.final_score()
         }
-        1 => last_square(s, board),
-        2 => {
-            let empties = board.empties();
-            let x1 = empties.trailing_zeros() as usize;
-            let x2 = 63 - empties.leading_zeros() as usize;
-            solve_2(s, board, alpha, beta, x1, x2, false)
+        1 => {
+            let square = board.empties().trailing_zeros() as usize;
+            last_square(s, board, square, alpha)
         }
-        3 => solve_3(s, board, alpha, beta, false),
-        4 => solve_4(s, board, alpha, beta, false),
-        n if n <= DEPTH_TO_SHALLOW => shallow(s, board, alpha, beta, false),
+        n if n <= DEPTH_TO_SHALLOW && beta == alpha + 1 => null_window(s, board, alpha),
+        n if n <= DEPTH_TO_SHALLOW => shallow_pv(s, board, alpha, beta),
         _ => deep(s, board, alpha, beta),
     }
 }
 
-/// One empty square: whoever can move there does, else the game is over.
-fn last_square(s: &mut Searcher, board: &Board) -> i32 {
-    last_square_at(s, board, board.empties().trailing_zeros() as usize)
+/// Which quarter of the board each square lies in, 0 to 3, as an index
+/// into [`QUADRANTS`]: bit 0 for the east half, bit 1 for the south half.
+const QUADRANT: [u8; 64] = {
+    let mut quadrant = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        quadrant[sq] = ((sq >> 5 & 1) << 1 | (sq >> 2 & 1)) as u8;
+        sq += 1;
+    }
+    quadrant
+};
+
+/// For each set of quadrants (bit q for `QUADRANTS[q]`), their squares.
+const QUADRANT_SQUARES: [u64; 16] = {
+    let mut squares = [0u64; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if set >> q & 1 == 1 {
+                squares[set] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        set += 1;
+    }
+    squares
+};
+
+/// The quadrants holding an odd number of `empties`, bit q for
+/// `QUADRANTS[q]`. A move flips its own quadrant's bit, so the layers
+/// below pass it down instead of counting again.
+#[inline]
+fn odd_quadrants(empties: u64) -> u8 {
+    let mut odd = 0;
+    for (q, quadrant) in QUADRANTS.iter().enumerate() {
+        odd |= ((empties & quadrant).count_ones() as u8 & 1) << q;
+    }
+    odd
 }
 
-/// [`last_square`] when the caller already knows where the empty square is.
+/// The empty squares of a small endgame, one square index a byte, the
+/// first to try in the lowest byte: by [`SQUARE_CLASSES`] (corners first,
+/// X squares last), then by index; with the quadrants that hold an odd
+/// number of them. A move takes its square out with a shift and flips its
+/// quadrant's parity, so every node hands its children their order ready
+/// made instead of sorting and counting again.
+#[derive(Clone, Copy)]
+struct EmptyList {
+    packed: u64,
+    len: usize,
+    /// [`odd_quadrants`] of the squares.
+    odd: u8,
+}
+
+impl EmptyList {
+    /// Up to 8 `empties`, in the order above.
+    #[inline]
+    fn new(empties: u64) -> EmptyList {
+        let mut list = EmptyList {
+            packed: 0,
+            len: 0,
+            odd: odd_quadrants(empties),
+        };
+        for class in SQUARE_CLASSES {
+            for sq in bitboard::squares(empties & class) {
+                list.packed |= (sq.index() as u64) << (8 * list.len);
+                list.len += 1;
+            }
+        }
+        list
+    }
+
+    /// The `i`th square.
+    #[inline(always)]
+    fn square(self, i: usize) -> usize {
+        (self.packed >> (8 * i)) as u8 as usize
+    }
+
+    /// The list without its `i`th square, the others in the same order.
+    #[inline(always)]
+    fn without(self, i: usize) -> EmptyList {
+        let below = (1u64 << (8 * i)) - 1;
+        EmptyList {
+            packed: self.packed & below | (self.packed >> 8) & !below,
+            len: self.len - 1,
+            odd: self.odd ^ 1 << QUADRANT[self.square(i)],
+        }
+    }
+
+    /// The squares of the quadrants holding an odd number of the empties.
+    #[inline(always)]
+    fn odd_squares(self) -> u64 {
+        QUADRANT_SQUARES[self.odd as usize]
+    }
+}
+
+/// A null-window solve (`alpha`, `alpha` + 1) of 2 to
+/// [`DEPTH_TO_SHALLOW`] empties: orders the empty squares once, then the
+/// layer for their count.
+fn null_window(s: &mut Searcher, board: &Board, alpha: i32) -> i32 {
+    let list = EmptyList::new(board.empties());
+    match list.len {
+        2 => solve_2(s, board, alpha, list.square(0), list.square(1), false),
+        3 => solve_3(s, board, alpha, list, false),
+        4 => solve_4(s, board, alpha, list, false),
+        _ => shallow(s, board, alpha, list, false),
+    }
+}
+
+/// One empty square, `index`: whoever can move there does, else the game
+/// is over. Where the side to move cannot play there, its best is to keep
+/// its discs and take the square as winner; when that is still no more
+/// than `alpha` the opponent's flips need not be counted (a lazy fail-low:
+/// the bound returned is as good as the score there).
 #[inline]
-fn last_square_at(s: &mut Searcher, board: &Board, index: usize) -> i32 {
+fn last_square(s: &mut Searcher, board: &Board, index: usize, alpha: i32) -> i32 {
     s.nodes += 1;
     let p = board.player.count_ones() as i32;
-    let f = flips(index, board.player, board.opponent).count_ones() as i32;
+    let f = last_flips(index, board.player).count_ones() as i32;
     if f > 0 {
         // player gets the square and f discs: (p + 1 + f) - (63 - p - f)
         return 2 * (p + f) - 62;
     }
-    let g = flips(index, board.opponent, board.player).count_ones() as i32;
+    // the final score if nobody can move: p - (63 - p), the square to the
+    // winner (never a draw: 63 discs)
+    let ceiling = if 2 * p > 63 { 2 * p - 62 } else { 2 * p - 64 };
+    if ceiling <= alpha {
+        return ceiling;
+    }
+    let g = last_flips(index, board.opponent).count_ones() as i32;
     if g > 0 {
         // the opponent moves there: p - g against 64 - (p - g)
         return 2 * (p - g) - 64;
     }
-    board.final_score()
+    ceiling
 }
 
+// From here to `shallow`, every layer searches a null window (`alpha`,
+// `alpha` + 1): fail-soft, and a score above `alpha` ends the node.
+// `passed`: the other side has just passed.
+
 /// Two empties, `x1` and `x2`: each move leaves one, solved directly.
-/// `passed`: the other side has just passed.
-fn solve_2(
-    s: &mut Searcher,
-    board: &Board,
-    alpha: i32,
-    beta: i32,
-    x1: usize,
-    x2: usize,
-    passed: bool,
-) -> i32 {
+fn solve_2(s: &mut Searcher, board: &Board, alpha: i32, x1: usize, x2: usize, passed: bool) -> i32 {
     s.nodes += 1;
     let mut best = NO_SCORE;
     let f = flips(x1, board.player, board.opponent);
     if f != 0 {
-        best = -last_square_at(s, &board.play_flips(x1, f), x2);
-        if best >= beta {
+        best = -last_square(s, &board.play_flips(x1, f), x2, -alpha - 1);
+        if best > alpha {
             return best;
         }
     }
     let f = flips(x2, board.player, board.opponent);
     if f != 0 {
-        best = best.max(-last_square_at(s, &board.play_flips(x2, f), x1));
+        best = best.max(-last_square(s, &board.play_flips(x2, f), x1, -alpha - 1));
     }
     if best > NO_SCORE {
         best
     } else if passed {
         board.final_score()
     } else {
-        -solve_2(s, &board.pass(), -beta, -alpha, x1, x2, true)
+        -solve_2(s, &board.pass(), -alpha - 1, x1, x2, true)
     }
 }
 
-/// The squares of the quadrants holding an odd number of `empties`.
-#[inline]
-fn odd_quadrants(empties: u64) -> u64 {
-    QUADRANTS
-        .into_iter()
-        .filter(|&q| (empties & q).count_ones() % 2 == 1)
-        .fold(0, |odd, q| odd | q)
-}
-
-/// The `N` empty squares in the order to try them: those in quadrants with
-/// an odd number of empties first (the last move into a region tends to be
-/// the good one), and within each group by [`SQUARE_CLASSES`]. A rank per
-/// square and an insertion sort: for 3 or 4 squares, cheaper than
-/// [`ordered_classes`]'s ten sets.
-#[inline]
-fn parity_order<const N: usize>(empties: u64) -> [usize; N] {
-    let odd = odd_quadrants(empties);
-    let mut order = [0usize; N];
-    let mut keys = [0u8; N];
-    let mut rest = empties;
-    for n in 0..N {
-        let sq = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let key = SQUARE_RANK[sq] + if odd >> sq & 1 == 1 { 0 } else { 8 };
-        // insertion: squares of equal key stay in index order
-        let mut i = n;
-        while i > 0 && keys[i - 1] > key {
-            keys[i] = keys[i - 1];
-            order[i] = order[i - 1];
-            i -= 1;
-        }
-        keys[i] = key;
-        order[i] = sq;
-    }
-    order
-}
-
-/// Each square's place in [`SQUARE_CLASSES`] (0 for a corner .. 4 for X).
-const SQUARE_RANK: [u8; 64] = {
-    let mut rank = [0u8; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut class = 0;
-        while SQUARE_CLASSES[class] >> sq & 1 == 0 {
-            class += 1;
-        }
-        rank[sq] = class as u8;
-        sq += 1;
-    }
-    rank
-};
-
-/// Three empties: each move hands [`solve_2`] the other two.
-fn solve_3(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+/// Three empties, those in odd quadrants first, each move handing
+/// [`solve_2`] the other two.
+fn solve_3(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed: bool) -> i32 {
     s.nodes += 1;
-    let [a, b, c] = parity_order::<3>(board.empties());
+    let odd_squares = list.odd_squares();
     let mut best = NO_SCORE;
-    for (x, rest1, rest2) in [(a, b, c), (b, a, c), (c, a, b)] {
-        let f = flips(x, board.player, board.opponent);
-        if f == 0 {
-            continue;
-        }
-        let score = -solve_2(
-            s,
-            &board.play_flips(x, f),
-            -beta,
-            -alpha,
-            rest1,
-            rest2,
-            false,
-        );
-        if score > best {
-            best = score;
-            if score >= beta {
-                return best;
+    for wanted in [odd_squares, !odd_squares] {
+        for i in 0..3 {
+            let x = list.square(i);
+            if wanted >> x & 1 == 0 {
+                continue;
             }
-            alpha = alpha.max(score);
+            let f = flips(x, board.player, board.opponent);
+            if f == 0 {
+                continue;
+            }
+            let rest = list.without(i);
+            let child = board.play_flips(x, f);
+            let score = -solve_2(s, &child, -alpha - 1, rest.square(0), rest.square(1), false);
+            if score > alpha {
+                return score;
+            }
+            best = best.max(score);
         }
     }
-    best_or_pass(s, board, best, alpha, beta, passed, solve_3)
-}
-
-/// Four empties, in parity order, each move handing over to [`solve_3`].
-fn solve_4(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-    s.nodes += 1;
-    let order = parity_order::<4>(board.empties());
-    let mut best = NO_SCORE;
-    for x in order {
-        let f = flips(x, board.player, board.opponent);
-        if f == 0 {
-            continue;
-        }
-        let score = -solve_3(s, &board.play_flips(x, f), -beta, -alpha, false);
-        if score > best {
-            best = score;
-            if score >= beta {
-                return best;
-            }
-            alpha = alpha.max(score);
-        }
-    }
-    best_or_pass(s, board, best, alpha, beta, passed, solve_4)
-}
-
-/// A solve's result once its moves are tried: the best score, or, when
-/// the side to move had none (`best` still [`NO_SCORE`]), the final count if the
-/// other side has just passed too, else `again` for the other side after
-/// a pass.
-#[inline(always)]
-fn best_or_pass(
-    s: &mut Searcher,
-    board: &Board,
-    best: i32,
-    alpha: i32,
-    beta: i32,
-    passed: bool,
-    again: fn(&mut Searcher, &Board, i32, i32, bool) -> i32,
-) -> i32 {
     if best > NO_SCORE {
         best
     } else if passed {
         board.final_score()
     } else {
-        -again(s, &board.pass(), -beta, -alpha, true)
+        -solve_3(s, &board.pass(), -alpha - 1, list, true)
     }
+}
+
+/// Four empties, those in odd quadrants first, each move handing over to
+/// [`solve_3`].
+fn solve_4(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed: bool) -> i32 {
+    s.nodes += 1;
+    let odd_squares = list.odd_squares();
+    let mut best = NO_SCORE;
+    for wanted in [odd_squares, !odd_squares] {
+        for i in 0..4 {
+            let x = list.square(i);
+            if wanted >> x & 1 == 0 {
+                continue;
+            }
+            let f = flips(x, board.player, board.opponent);
+            if f == 0 {
+                continue;
+            }
+            let child = board.play_flips(x, f);
+            let score = -solve_3(s, &child, -alpha - 1, list.without(i), false);
+            if score > alpha {
+                return score;
+            }
+            best = best.max(score);
+        }
+    }
+    if best > NO_SCORE {
+        best
+    } else if passed {
+        board.final_score()
+    } else {
+        -solve_4(s, &board.pass(), -alpha - 1, list, true)
+    }
+}
+
+/// Five to [`DEPTH_TO_SHALLOW`] empties: no table, no move ordering but
+/// the list's: the legal moves in odd quadrants first (the last move into
+/// a region tends to be the good one), then the rest, each group in
+/// [`SQUARE_CLASSES`] order (7% fewer nodes on FFO #20-#39 than by index).
+fn shallow(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed: bool) -> i32 {
+    if s.poll() {
+        return 0;
+    }
+    // The stability cut-off of [`deep`], tried only where alpha is high for
+    // so few empties: elsewhere the count costs more than its cut-offs save
+    // (FFO #20-#39: 153 M nodes in 7.0 s without it, 147 M in 7.1 s on
+    // the opponent's disc count alone, 150 M in 6.8 s with this bound too).
+    if alpha >= 2 * list.len as i32 - 2 {
+        if let Some(ceiling) = stability_ceiling(board, alpha) {
+            if ceiling <= alpha {
+                return ceiling;
+            }
+        }
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        return if passed {
+            board.final_score()
+        } else {
+            -shallow(s, &board.pass(), -alpha - 1, list, true)
+        };
+    }
+    let odd_squares = list.odd_squares();
+    let mut best = NO_SCORE;
+    for mut wanted in [moves & odd_squares, moves & !odd_squares] {
+        for i in 0..list.len {
+            if wanted == 0 {
+                break;
+            }
+            let x = list.square(i);
+            if wanted >> x & 1 == 0 {
+                continue;
+            }
+            wanted &= !(1u64 << x);
+            let child = board.play_index(x);
+            let rest = list.without(i);
+            let score = if rest.len == 4 {
+                -solve_4(s, &child, -alpha - 1, rest, false)
+            } else {
+                -shallow(s, &child, -alpha - 1, rest, false)
+            };
+            if score > alpha {
+                return score;
+            }
+            best = best.max(score);
+        }
+    }
+    best
+}
+
+/// A small endgame under a wider window than a null one: only on a
+/// principal variation, so rare. Principal variation search over the
+/// moves in [`shallow`]'s order; every later move is probed with a null
+/// window, which [`solve`] hands to the layers above.
+fn shallow_pv(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    if s.poll() {
+        return 0;
+    }
+    let moves = board.moves();
+    if moves == 0 {
+        return no_move(s, board, alpha, beta);
+    }
+    let list = EmptyList::new(board.empties());
+    let odd_squares = list.odd_squares();
+    let mut best = NO_SCORE;
+    for wanted in [moves & odd_squares, moves & !odd_squares] {
+        for i in 0..list.len {
+            let x = list.square(i);
+            if wanted >> x & 1 == 0 {
+                continue;
+            }
+            let child = board.play_index(x);
+            let score = if best == NO_SCORE {
+                -solve(s, &child, -beta, -alpha)
+            } else {
+                let probe = -solve(s, &child, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -solve(s, &child, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    best
 }
 
 /// The best final score the side to move can still reach (the opponent's
@@ -360,56 +515,6 @@ fn no_move(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
     }
 }
 
-/// Few empties: plain alpha-beta without move generation: each empty
-/// square is tried directly, those in regions with an odd number of empties
-/// first (the last move in a region is usually worth having), then by
-/// [`SQUARE_CLASSES`] (7% fewer nodes on FFO #20-#39 than by index).
-/// `passed`: the other side has just passed.
-fn shallow(s: &mut Searcher, board: &Board, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-    if s.poll() {
-        return 0;
-    }
-    let empties = board.empties();
-    // The stability cut-off of [`deep`], tried only where alpha is high for
-    // so few empties: elsewhere the count costs more than its cut-offs save
-    // (FFO #20-#39: 153 M nodes in 7.0 s without it, 147 M in 7.1 s on
-    // the opponent's disc count alone, 150 M in 6.8 s with this bound too).
-    if alpha >= 2 * empties.count_ones() as i32 - 2 {
-        if let Some(ceiling) = stability_ceiling(board, alpha) {
-            if ceiling <= alpha {
-                return ceiling;
-            }
-        }
-    }
-    let odd = odd_quadrants(empties);
-    let mut best = NO_SCORE;
-    for set in ordered_classes(empties, odd) {
-        for sq in bitboard::squares(set) {
-            let index = sq.index();
-            let f = flips(index, board.player, board.opponent);
-            if f == 0 {
-                continue;
-            }
-            let child = board.play_flips(index, f);
-            let score = if child.empty_count() == 4 {
-                -solve_4(s, &child, -beta, -alpha, false)
-            } else {
-                -shallow(s, &child, -beta, -alpha, false)
-            };
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
-            }
-        }
-    }
-    best_or_pass(s, board, best, alpha, beta, passed, shallow)
-}
-
 /// The squares by how good a move there tends to be: corners; edges but
 /// for the squares next to a corner; the middle but for the squares
 /// diagonally next to a corner; next to a corner on an edge (C); X.
@@ -420,18 +525,6 @@ const SQUARE_CLASSES: [u64; 5] = [
     0x4281_0000_0000_8142,
     0x0042_0000_0000_4200,
 ];
-
-/// The empty squares split into the order to try them: odd regions first,
-/// and within each, by [`SQUARE_CLASSES`].
-#[inline]
-fn ordered_classes(empties: u64, odd: u64) -> [u64; 10] {
-    let mut sets = [0u64; 10];
-    for (i, class) in SQUARE_CLASSES.iter().enumerate() {
-        sets[i] = empties & odd & class;
-        sets[i + 5] = empties & !odd & class;
-    }
-    sets
-}
 
 /// (square, position after it, ordering key)
 type Candidate = (u8, Board, i32);
@@ -455,35 +548,38 @@ const EVAL_DIVISOR: i32 = 2;
 
 /// Move ordering at a deep node: `first` (the table's move) first, then a
 /// move that wipes the opponent out, then by the key above; higher keys
-/// first.
-fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8) -> MoveList<Candidate> {
+/// first. Fills the caller's `list` rather than returning one: a move
+/// list is 1.5 KB, and copying it out cost 2% of a solve.
+fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8, list: &mut MoveList<Candidate>) {
     let with_eval = board.empty_count() >= EVAL_ORDER_EMPTIES;
-    bitboard::squares(moves)
-        .map(|sq| {
-            let index = sq.index();
-            let child = board.play_index(index);
+    // only children the table will be asked about are worth fetching
+    let children_in_table = board.empty_count() > DEPTH_TO_SHALLOW + 1;
+    list.extend(bitboard::squares(moves).map(|sq| {
+        let index = sq.index();
+        let child = board.play_index(index);
+        if children_in_table {
             s.tt.prefetch(&child);
-            let key = if index as u8 == first {
-                i32::MAX / 2
-            } else if child.player == 0 {
-                i32::MAX / 4
-            } else {
-                let replies = child.moves();
-                let weighted =
-                    (replies.count_ones() + (replies & bitboard::CORNERS).count_ones()) as i32;
-                let mut key = -REPLY_WEIGHT * weighted
-                    - (bitboard::neighbours(sq.bit()) & board.empties()).count_ones() as i32;
-                if sq.bit() & bitboard::CORNERS != 0 {
-                    key += CORNER_BONUS;
-                }
-                if with_eval {
-                    key -= s.eval.evaluate(&child) / EVAL_DIVISOR;
-                }
-                key
-            };
-            (index as u8, child, key)
-        })
-        .collect()
+        }
+        let key = if index as u8 == first {
+            i32::MAX / 2
+        } else if child.player == 0 {
+            i32::MAX / 4
+        } else {
+            let replies = child.moves();
+            let weighted =
+                (replies.count_ones() + (replies & bitboard::CORNERS).count_ones()) as i32;
+            let mut key = -REPLY_WEIGHT * weighted
+                - (bitboard::neighbours(sq.bit()) & board.empties()).count_ones() as i32;
+            if sq.bit() & bitboard::CORNERS != 0 {
+                key += CORNER_BONUS;
+            }
+            if with_eval {
+                key -= s.eval.evaluate_with_moves(&child, replies) / EVAL_DIVISOR;
+            }
+            key
+        };
+        (index as u8, child, key)
+    }));
 }
 
 /// Many empties: the table, stability and enhanced transposition cut-offs,
@@ -525,19 +621,24 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
     }
 
     let original_alpha = alpha;
-    let mut list = ordered(s, board, moves, first);
+    let mut list = MoveList::new();
+    ordered(s, board, moves, first, &mut list);
 
     // enhanced transposition cut-off: a child already known to refute
-    // beta ends the search before any of them is searched.
-    for &(index, child, _) in &list {
-        if let Some(entry) = s.tt.probe(&child) {
-            if entry.depth == DEPTH_EXACT
-                && entry.bound != Bound::Lower
-                && -entry.score / DISC >= beta
-            {
-                let score = -entry.score / DISC;
-                s.tt.store(board, score * DISC, Bound::Lower, DEPTH_EXACT, index);
-                return score;
+    // beta ends the search before any of them is searched. Children of
+    // [`DEPTH_TO_SHALLOW`] empties or fewer are never stored, so one above
+    // that there is nothing to look up.
+    if board.empty_count() > DEPTH_TO_SHALLOW + 1 {
+        for &(index, child, _) in &list {
+            if let Some(entry) = s.tt.probe(&child) {
+                if entry.depth == DEPTH_EXACT
+                    && entry.bound != Bound::Lower
+                    && -entry.score / DISC >= beta
+                {
+                    let score = -entry.score / DISC;
+                    s.tt.store(board, score * DISC, Bound::Lower, DEPTH_EXACT, index);
+                    return score;
+                }
             }
         }
     }
@@ -602,31 +703,73 @@ mod tests {
                 let b = random_position(&mut rng, empties);
                 let exact = negamax(&b);
                 assert_eq!(solve(&mut s, &b, -64, 64), exact, "{b:?}");
-                // Null windows around the score fail on the right side.
-                assert!(solve(&mut s, &b, exact - 1, exact) >= exact);
-                assert!(solve(&mut s, &b, exact, exact + 1) <= exact);
-                // Each layer directly, where it applies.
-                if empties >= 2 {
-                    assert_eq!(shallow(&mut s, &b, -64, 64, false), exact);
-                }
-                let squares: Vec<usize> =
-                    bitboard::squares(b.empties()).map(|q| q.index()).collect();
-                match empties {
-                    2 => {
-                        let (x1, x2) = (squares[0], squares[1]);
-                        assert_eq!(solve_2(&mut s, &b, -64, 64, x1, x2, false), exact);
-                        assert_eq!(solve_2(&mut s, &b, -64, 64, x2, x1, false), exact);
+                // Null windows around the score fail on the right side,
+                // and a fail-soft bound is never on the wrong side of it.
+                for alpha in [exact - 2, exact - 1, exact, exact + 1] {
+                    let score = solve(&mut s, &b, alpha, alpha + 1);
+                    if exact > alpha {
+                        assert!(score > alpha && score <= exact, "{b:?} {alpha}");
+                    } else {
+                        assert!(score <= alpha && score >= exact, "{b:?} {alpha}");
                     }
-                    3 => assert_eq!(solve_3(&mut s, &b, -64, 64, false), exact),
-                    4 => assert_eq!(solve_4(&mut s, &b, -64, 64, false), exact),
-                    _ => {}
                 }
-                if empties == 1 {
-                    assert_eq!(last_square(&mut s, &b), exact);
+                if (2..=7).contains(&empties) {
+                    assert_eq!(shallow_pv(&mut s, &b, -64, 64), exact);
+                }
+                // Each null-window layer directly, where it applies: the
+                // window just below the score must fail high, the one at
+                // it low.
+                let list = EmptyList::new(b.empties());
+                let layer = |s: &mut Searcher, alpha: i32| match empties {
+                    1 => Some(last_square(s, &b, list.square(0), alpha)),
+                    2 => Some(solve_2(s, &b, alpha, list.square(0), list.square(1), false)),
+                    3 => Some(solve_3(s, &b, alpha, list, false)),
+                    4 => Some(solve_4(s, &b, alpha, list, false)),
+                    5..=7 => Some(shallow(s, &b, alpha, list, false)),
+                    _ => None,
+                };
+                if let Some(above) = layer(&mut s, exact - 1) {
+                    assert_eq!(above, exact, "{b:?}");
+                    assert_eq!(layer(&mut s, exact).expect("same layer"), exact);
+                }
+                if empties == 2 {
+                    let (x1, x2) = (list.square(1), list.square(0));
+                    assert_eq!(solve_2(&mut s, &b, exact - 1, x1, x2, false), exact);
                 }
                 if empties >= 1 && b.has_moves() {
                     assert_eq!(deep(&mut s, &b, -64, 64), exact);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_empty_list_keeps_its_order_as_squares_leave() {
+        // a1 (corner), c1 (edge), d4 (middle), b1 (C), b2 (X)
+        let empties = 1 << 0 | 1 << 2 | 1 << 27 | 1 << 1 | 1 << 9;
+        let list = EmptyList::new(empties);
+        let order = |l: EmptyList| (0..l.len).map(|i| l.square(i)).collect::<Vec<_>>();
+        assert_eq!(order(list), [0, 2, 27, 1, 9]);
+        assert_eq!(order(list.without(0)), [2, 27, 1, 9]);
+        assert_eq!(order(list.without(2)), [0, 2, 1, 9]);
+        assert_eq!(order(list.without(4)), [0, 2, 27, 1]);
+    }
+
+    #[test]
+    fn a_square_leaving_the_list_flips_its_quadrant_parity() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..200 {
+            // up to 8 random empty squares
+            let empties = (0..8).fold(0u64, |set, _| set | 1 << rng.u32(..64));
+            let list = EmptyList::new(empties);
+            for i in 0..list.len {
+                let after = list.without(i);
+                let left = empties & !(1 << list.square(i));
+                assert_eq!(after.odd, odd_quadrants(left));
+                assert_eq!(
+                    after.odd_squares(),
+                    QUADRANT_SQUARES[odd_quadrants(left) as usize]
+                );
             }
         }
     }
