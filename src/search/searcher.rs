@@ -10,8 +10,8 @@ use crate::eval::Evaluator;
 use crate::tt::Table;
 
 /// Solver speed assumed before one has been measured in this process,
-/// nodes per second: about 60% of what `reversi solve` measures on FFO
-/// #20-#39 on the 2-core machine (20 M), so a first guess on a loaded
+/// nodes per second: about half of what `reversi solve` measures on FFO
+/// #20-#39 on the 2-core machine (25.6 M), so a first guess on a loaded
 /// machine errs on the side of not starting a solve it cannot finish.
 pub const DEFAULT_SOLVE_NPS: f64 = 12.0e6;
 
