@@ -250,12 +250,54 @@ impl EmptyList {
         }
     }
 
+    /// Which of the first `n` squares lie in quadrants holding an odd
+    /// number of empties: bit i for the i-th, an index into
+    /// [`ODD_FIRST_3`] or [`ODD_FIRST_4`].
+    #[inline(always)]
+    fn odd_positions(self, n: usize) -> usize {
+        let odd = self.odd_squares();
+        (0..n).fold(0, |set, i| {
+            set | ((odd >> self.square(i)) as usize & 1) << i
+        })
+    }
+
     /// The squares of the quadrants holding an odd number of the empties.
     #[inline(always)]
     fn odd_squares(self) -> u64 {
         QUADRANT_SQUARES[self.odd as usize]
     }
 }
+
+/// For `N` squares in list order, and each set of them lying in odd
+/// quadrants ([`EmptyList::odd_positions`]), the positions in the order to
+/// try them: the odd ones first, each group in list order. Looked up once
+/// a node instead of passing over the list twice.
+const fn odd_first<const N: usize>() -> [[u8; N]; 16] {
+    let mut orders = [[0u8; N]; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut next = 0;
+        let mut pass = 0;
+        while pass < 2 {
+            let mut i = 0;
+            while i < N {
+                let odd = set >> i & 1 == 1;
+                if odd == (pass == 0) {
+                    orders[set][next] = i as u8;
+                    next += 1;
+                }
+                i += 1;
+            }
+            pass += 1;
+        }
+        set += 1;
+    }
+    orders
+}
+
+/// [`odd_first`] for 3 and 4 squares.
+const ODD_FIRST_3: [[u8; 3]; 16] = odd_first::<3>();
+const ODD_FIRST_4: [[u8; 4]; 16] = odd_first::<4>();
 
 /// A null-window solve (`alpha`, `alpha` + 1) of 2 to
 /// [`DEPTH_TO_SHALLOW`] empties: orders the empty squares once, then the
@@ -330,26 +372,20 @@ fn solve_2(s: &mut Searcher, board: &Board, alpha: i32, x1: usize, x2: usize, pa
 /// [`solve_2`] the other two.
 fn solve_3(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed: bool) -> i32 {
     s.nodes += 1;
-    let odd_squares = list.odd_squares();
     let mut best = NO_SCORE;
-    for wanted in [odd_squares, !odd_squares] {
-        for i in 0..3 {
-            let x = list.square(i);
-            if wanted >> x & 1 == 0 {
-                continue;
-            }
-            let f = flips(x, board.player, board.opponent);
-            if f == 0 {
-                continue;
-            }
-            let rest = list.without(i);
-            let child = board.play_flips(x, f);
-            let score = -solve_2(s, &child, -alpha - 1, rest.square(0), rest.square(1), false);
-            if score > alpha {
-                return score;
-            }
-            best = best.max(score);
+    for &i in &ODD_FIRST_3[list.odd_positions(3)] {
+        let x = list.square(usize::from(i));
+        let f = flips(x, board.player, board.opponent);
+        if f == 0 {
+            continue;
         }
+        let rest = list.without(usize::from(i));
+        let child = board.play_flips(x, f);
+        let score = -solve_2(s, &child, -alpha - 1, rest.square(0), rest.square(1), false);
+        if score > alpha {
+            return score;
+        }
+        best = best.max(score);
     }
     if best > NO_SCORE {
         best
@@ -364,25 +400,19 @@ fn solve_3(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed:
 /// [`solve_3`].
 fn solve_4(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed: bool) -> i32 {
     s.nodes += 1;
-    let odd_squares = list.odd_squares();
     let mut best = NO_SCORE;
-    for wanted in [odd_squares, !odd_squares] {
-        for i in 0..4 {
-            let x = list.square(i);
-            if wanted >> x & 1 == 0 {
-                continue;
-            }
-            let f = flips(x, board.player, board.opponent);
-            if f == 0 {
-                continue;
-            }
-            let child = board.play_flips(x, f);
-            let score = -solve_3(s, &child, -alpha - 1, list.without(i), false);
-            if score > alpha {
-                return score;
-            }
-            best = best.max(score);
+    for &i in &ODD_FIRST_4[list.odd_positions(4)] {
+        let x = list.square(usize::from(i));
+        let f = flips(x, board.player, board.opponent);
+        if f == 0 {
+            continue;
         }
+        let child = board.play_flips(x, f);
+        let score = -solve_3(s, &child, -alpha - 1, list.without(usize::from(i)), false);
+        if score > alpha {
+            return score;
+        }
+        best = best.max(score);
     }
     if best > NO_SCORE {
         best
@@ -753,6 +783,28 @@ mod tests {
         assert_eq!(order(list.without(0)), [2, 27, 1, 9]);
         assert_eq!(order(list.without(2)), [0, 2, 1, 9]);
         assert_eq!(order(list.without(4)), [0, 2, 27, 1]);
+    }
+
+    #[test]
+    fn odd_first_orders_put_odd_squares_first_in_list_order() {
+        for set in 0..16usize {
+            let order = ODD_FIRST_4[set];
+            let expected: Vec<u8> = (0..4u8)
+                .filter(|&i| set >> i & 1 == 1)
+                .chain((0..4u8).filter(|&i| set >> i & 1 == 0))
+                .collect();
+            assert_eq!(order.to_vec(), expected, "{set:04b}");
+            if set < 8 {
+                let expected: Vec<u8> = expected.into_iter().filter(|&i| i < 3).collect();
+                assert_eq!(ODD_FIRST_3[set].to_vec(), expected, "{set:03b}");
+            }
+        }
+        // and the set comes from the list: a1 and a8 alone in their
+        // quadrants (odd), h8 and g8 together in theirs (even)
+        let list = EmptyList::new(1 << 0 | 1 << 56 | 1 << 63 | 1 << 62);
+        let order: Vec<usize> = (0..list.len).map(|i| list.square(i)).collect();
+        assert_eq!(order, [0, 56, 63, 62]); // corners, then the C square
+        assert_eq!(list.odd_positions(4), 0b0011);
     }
 
     #[test]
