@@ -12,41 +12,35 @@ use crate::bitboard::{EDGES, FILE_A, FILE_H};
 const RANK_1: u64 = 0xff;
 const RANK_8: u64 = 0xff << 56;
 
-/// Masks of the 15 a1-h8 diagonals and of the 15 h1-a8 diagonals.
-const fn diagonal_masks(anti: bool) -> [u64; 15] {
-    let mut masks = [0u64; 15];
-    let mut sq = 0;
-    while sq < 64 {
-        let (file, rank) = (sq % 8, sq / 8);
-        let k = if anti { file + rank } else { 7 + file - rank };
-        masks[k] |= 1u64 << sq;
-        sq += 1;
+/// Spreads `set` along a line in both directions, `shift` bits a step,
+/// to the edges of the board: Kogge-Stone fills, three doubling steps each
+/// way. `up_edge` is the file a step up (a left shift) may not land on,
+/// because it came round from the other side; `down_edge` the same for a
+/// step down (none for the vertical line).
+#[inline]
+fn spread(set: u64, shift: u32, up_edge: u64, down_edge: u64) -> u64 {
+    let (mut up, mut down) = (set, set);
+    let (mut up_open, mut down_open) = (!up_edge, !down_edge);
+    for step in [shift, 2 * shift, 4 * shift] {
+        up |= up_open & (up << step);
+        up_open &= up_open << step;
+        down |= down_open & (down >> step);
+        down_open &= down_open >> step;
     }
-    masks
+    up | down
 }
 
-const DIAGONALS: [u64; 15] = diagonal_masks(false);
-const ANTI_DIAGONALS: [u64; 15] = diagonal_masks(true);
-
+/// The squares on full lines (no empty square left on them), one set per
+/// direction: ranks, files, a1-h8 diagonals, h1-a8 diagonals. An empty
+/// square spread along a line marks every square of it.
 fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
-    let mut rows = 0;
-    for r in 0..8 {
-        let row = RANK_1 << (8 * r);
-        if occupied & row == row {
-            rows |= row;
-        }
-    }
-    let mut folded = occupied & (occupied >> 32);
-    folded &= folded >> 16;
-    folded &= folded >> 8;
-    let columns = (folded & 0xff).wrapping_mul(0x0101_0101_0101_0101);
-    let full = |masks: &[u64; 15]| {
-        masks
-            .iter()
-            .filter(|&&m| occupied & m == m)
-            .fold(0, |acc, m| acc | m)
-    };
-    (rows, columns, full(&DIAGONALS), full(&ANTI_DIAGONALS))
+    let empty = !occupied;
+    (
+        !spread(empty, 1, FILE_A, FILE_H),
+        !spread(empty, 8, 0, 0),
+        !spread(empty, 9, FILE_A, FILE_H),
+        !spread(empty, 7, FILE_H, FILE_A),
+    )
 }
 
 /// The stable discs of `player` (the other side's discs are `opponent`).
@@ -116,6 +110,45 @@ mod tests {
                 ply += 1;
             }
         }
+    }
+
+    /// The full lines by walking each line's squares.
+    fn naive_full_lines(occupied: u64) -> [u64; 4] {
+        let at = |f: i32, r: i32| 1u64 << (r * 8 + f);
+        let mut full = [0u64; 4];
+        for (d, (df, dr)) in [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+            for sq in 0..64 {
+                let (f0, r0) = (sq % 8, sq / 8);
+                let mut line = 0u64;
+                for dir in [-1, 1] {
+                    let (mut f, mut r) = (f0, r0);
+                    while (0..8).contains(&f) && (0..8).contains(&r) {
+                        line |= at(f, r);
+                        f += dir * df;
+                        r += dir * dr;
+                    }
+                }
+                if occupied & line == line {
+                    full[d] |= at(f0, r0);
+                }
+            }
+        }
+        full
+    }
+
+    #[test]
+    fn full_lines_agree_with_walking_the_lines() {
+        let mut rng = fastrand::Rng::with_seed(15);
+        for _ in 0..3000 {
+            // mostly full boards, where lines are full
+            let occupied = !(rng.u64(..) & rng.u64(..) & rng.u64(..) & rng.u64(..));
+            let (a, b, c, d) = full_lines(occupied);
+            assert_eq!([a, b, c, d], naive_full_lines(occupied), "{occupied:#x}");
+        }
+        assert_eq!(
+            full_lines(u64::MAX),
+            (u64::MAX, u64::MAX, u64::MAX, u64::MAX)
+        );
     }
 
     #[test]
