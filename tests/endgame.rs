@@ -156,7 +156,7 @@ fn best_moves(obf: &str) -> Vec<String> {
 
 #[test]
 fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
-    // #1-#19 (14-16 empties), and the ten of #20-#39 with room to spare
+    // #1-#19 (14-16 empties), and the twelve of #20-#39 with room to spare
     // on a slow machine running other tests beside this one:
     // - #20-#22 (6, 15 and 17 empties), solved exactly within 100 ms,
     //   idle or busy;
@@ -165,11 +165,13 @@ fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
     //   draw or loss), so that even a win/draw/loss solve, which the bot
     //   runs first when an exact one does not fit, finds one; solved
     //   within 200 ms on an idle machine, 320 ms with both cores busy;
-    // - #27 and #29 (20), solved exactly within 140 ms idle, 240 ms busy.
-    // The other ten are found at 1 s too, idle and busy (BENCHMARKS.md),
-    // but by solves of up to 740 ms under load, or by the midgame's move
+    // - #27 and #29 (20), solved exactly within 140 ms idle, 240 ms busy;
+    // - #31 (20) and #35 (21), solved exactly within 240 ms idle or busy
+    //   since the null-window solver.
+    // The other eight are found at 1 s too, idle and busy (BENCHMARKS.md),
+    // but by solves of 350-500 ms under load, or by the midgame's move
     // beside a proven loss (#37) or the selective search (#38, #39): at
-    // half the time, with both cores busy, four of them were missed. Under
+    // half the time, with both cores busy, two of them were missed. Under
     // the default 1-second limit.
     let mut lines: Vec<String> = std::fs::read_to_string(fixture("endgame/fforum-1-19.obf"))
         .unwrap()
@@ -181,7 +183,7 @@ fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
         .lines()
         .map(String::from)
         .collect();
-    for number in [20, 21, 22, 23, 24, 25, 27, 29, 30, 36] {
+    for number in [20, 21, 22, 23, 24, 25, 27, 29, 30, 31, 35, 36] {
         lines.push(later[number - 20].clone());
     }
     for (i, obf) in lines.iter().enumerate() {
