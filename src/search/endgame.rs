@@ -219,6 +219,7 @@ impl EmptyList {
     /// Up to 8 `empties`, in the order above.
     #[inline]
     fn new(empties: u64) -> EmptyList {
+        debug_assert!(empties.count_ones() <= 8, "a byte each in one word");
         let mut list = EmptyList {
             packed: 0,
             len: 0,
