@@ -169,7 +169,7 @@ fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
     // - #31 (20) and #35 (21), solved exactly within 240 ms idle or busy
     //   since the null-window solver.
     // The other eight are found at 1 s too, idle and busy (BENCHMARKS.md),
-    // but by solves of 350-500 ms under load, or by the midgame's move
+    // but by solves of 330-500 ms under load, or by the midgame's move
     // beside a proven loss (#37) or the selective search (#38, #39): at
     // half the time, with both cores busy, two of them were missed. Under
     // the default 1-second limit.
