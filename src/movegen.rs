@@ -160,7 +160,9 @@ pub fn flips(index: usize, player: u64, opponent: u64) -> u64 {
 /// [`flips`] of a move on the last empty square, `index`: every other
 /// square is taken, so each ray's run of opponent discs ends at the first
 /// `player` disc (it flips) or at the edge (it does not), and only the
-/// player's discs need looking at.
+/// player's discs need looking at. `flips_up` and `flips_down` with the
+/// opponent as `!player` give the same, at an extra AND a ray on the
+/// solver's hottest path (0.55% more of its instructions, measured).
 #[inline(always)]
 #[must_use]
 pub fn last_flips(index: usize, player: u64) -> u64 {

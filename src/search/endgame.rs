@@ -345,6 +345,27 @@ fn last_square(s: &mut Searcher, board: &Board, index: usize, alpha: i32) -> i32
 // `alpha` + 1): fail-soft, and a score above `alpha` ends the node.
 // `passed`: the other side has just passed.
 
+/// A null-window layer's result once its moves are tried: the best score,
+/// or, when the side to move had none (`best` still [`NO_SCORE`]), the
+/// final count if the other side has just passed too, else `again` (the
+/// same layer, for the other side) after a pass.
+#[inline(always)]
+fn best_or_pass(
+    s: &mut Searcher,
+    board: &Board,
+    best: i32,
+    passed: bool,
+    again: impl FnOnce(&mut Searcher, &Board) -> i32,
+) -> i32 {
+    if best > NO_SCORE {
+        best
+    } else if passed {
+        board.final_score()
+    } else {
+        -again(s, &board.pass())
+    }
+}
+
 /// Two empties, `x1` and `x2`: each move leaves one, solved directly.
 fn solve_2(s: &mut Searcher, board: &Board, alpha: i32, x1: usize, x2: usize, passed: bool) -> i32 {
     s.nodes += 1;
@@ -360,13 +381,9 @@ fn solve_2(s: &mut Searcher, board: &Board, alpha: i32, x1: usize, x2: usize, pa
     if f != 0 {
         best = best.max(-last_square(s, &board.play_flips(x2, f), x1, -alpha - 1));
     }
-    if best > NO_SCORE {
-        best
-    } else if passed {
-        board.final_score()
-    } else {
-        -solve_2(s, &board.pass(), -alpha - 1, x1, x2, true)
-    }
+    best_or_pass(s, board, best, passed, |s, passed| {
+        solve_2(s, passed, -alpha - 1, x1, x2, true)
+    })
 }
 
 /// Three empties, those in odd quadrants first, each move handing
@@ -388,13 +405,9 @@ fn solve_3(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed:
         }
         best = best.max(score);
     }
-    if best > NO_SCORE {
-        best
-    } else if passed {
-        board.final_score()
-    } else {
-        -solve_3(s, &board.pass(), -alpha - 1, list, true)
-    }
+    best_or_pass(s, board, best, passed, |s, passed| {
+        solve_3(s, passed, -alpha - 1, list, true)
+    })
 }
 
 /// Four empties, those in odd quadrants first, each move handing over to
@@ -415,13 +428,9 @@ fn solve_4(s: &mut Searcher, board: &Board, alpha: i32, list: EmptyList, passed:
         }
         best = best.max(score);
     }
-    if best > NO_SCORE {
-        best
-    } else if passed {
-        board.final_score()
-    } else {
-        -solve_4(s, &board.pass(), -alpha - 1, list, true)
-    }
+    best_or_pass(s, board, best, passed, |s, passed| {
+        solve_4(s, passed, -alpha - 1, list, true)
+    })
 }
 
 /// Five to [`DEPTH_TO_SHALLOW`] empties: no table, no move ordering but
