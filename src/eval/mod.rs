@@ -51,6 +51,37 @@ impl Evaluator {
         }
     }
 
+    /// [`Evaluator::evaluate_with_moves`] from the position's pattern
+    /// indices, kept up to date by the search (the hand evaluation does
+    /// not read them).
+    #[inline]
+    #[must_use]
+    pub fn evaluate_indexed(self, board: &Board, indices: &pattern::Indices, moves: u64) -> Score {
+        match self {
+            Evaluator::Hand => hand::evaluate(board),
+            Evaluator::Pattern => indices.evaluate(board, moves),
+        }
+    }
+
+    /// The evaluation of `child`, the position after square `index` in
+    /// `board` (whose indices are `indices`), with `child`'s side to move's
+    /// moves `replies`.
+    #[inline]
+    #[must_use]
+    pub fn evaluate_after(
+        self,
+        board: &Board,
+        indices: &pattern::Indices,
+        index: usize,
+        child: &Board,
+        replies: u64,
+    ) -> Score {
+        match self {
+            Evaluator::Hand => hand::evaluate(child),
+            Evaluator::Pattern => indices.evaluate_after(board, index, child, replies),
+        }
+    }
+
     pub fn parse(name: &str) -> Option<Evaluator> {
         match name {
             "hand" => Some(Evaluator::Hand),

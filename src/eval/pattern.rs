@@ -21,6 +21,9 @@ use crate::bitboard::transform;
 use crate::board::Board;
 use crate::movegen::legal_moves;
 
+mod indices;
+pub use indices::Indices;
+
 /// The patterns, as squares (a1 = 0, h1 = 7, a8 = 56) in reading order.
 pub const PATTERNS: [&[u8]; 11] = [
     // the edge with its two X-squares
@@ -385,6 +388,9 @@ struct Folded {
     readings: Vec<Reading>,
     /// Their bits-to-index tables, one after another.
     ternary: Vec<u16>,
+    /// For each square, what a disc there adds to each reading's index
+    /// (reading `r` in lane `r`), for [`Indices`].
+    digits: Vec<indices::Lanes>,
 }
 
 /// One of the folded evaluation's readings as a set of squares: PEXT
@@ -412,11 +418,12 @@ pub fn prepare() {
 fn folded() -> &'static Folded {
     static FOLDED: std::sync::OnceLock<Folded> = std::sync::OnceLock::new();
     FOLDED.get_or_init(|| {
-        let (readings, ternary) = readings();
+        let (readings, ternary, digits) = readings();
         Folded {
             weights: fold(tables()),
             readings,
             ternary,
+            digits,
         }
     })
 }
@@ -424,8 +431,9 @@ fn folded() -> &'static Folded {
 /// The readings of [`READ_BY_SYM`] as square sets, and their tables: for
 /// each value of the gathered bits, the sum over set bits of the digit
 /// weight (3^(n-1-i)) of the pattern square the bit stands for.
-fn readings() -> (Vec<Reading>, Vec<u16>) {
+fn readings() -> (Vec<Reading>, Vec<u16>, Vec<indices::Lanes>) {
     let (mut readings, mut ternary) = (Vec::new(), Vec::new());
+    let mut digits = vec![indices::Lanes::ZERO; 64];
     for (sym, &read) in READ_BY_SYM.iter().enumerate() {
         for (p, squares) in PATTERNS.iter().enumerate() {
             if read & (1 << p) == 0 {
@@ -442,6 +450,9 @@ fn readings() -> (Vec<Reading>, Vec<u16>) {
                 let i = placed.iter().position(|&q| q == sq).unwrap_or(0);
                 3u16.pow((n - 1 - i) as u32)
             };
+            for (i, &sq) in placed.iter().enumerate() {
+                digits[sq as usize].0[readings.len()] = 3u16.pow((n - 1 - i) as u32);
+            }
             let at = ternary.len() as u32;
             for bits in 0..1u32 << n {
                 let value: u16 = (0..n)
@@ -457,7 +468,7 @@ fn readings() -> (Vec<Reading>, Vec<u16>) {
             });
         }
     }
-    (readings, ternary)
+    (readings, ternary, digits)
 }
 
 /// Folds weights laid out as in a weights file (see [`folded`]); empty
@@ -525,7 +536,7 @@ pub fn evaluate_with_moves(board: &Board, moves: u64) -> Score {
     }
     let weights = &folded.weights[base..base + STAGE_SIZE];
     let (p, o) = (board.player, board.opponent);
-    let mut sum = if gathers() {
+    let sum = if gathers() {
         // SAFETY: the processor has BMI2 (`gathers`).
         #[cfg(target_arch = "x86_64")]
         unsafe {
@@ -536,9 +547,18 @@ pub fn evaluate_with_moves(board: &Board, moves: u64) -> Score {
     } else {
         pattern_sum_transformed(weights, p, o)
     };
+    with_mobility(weights, sum, moves, board)
+}
+
+/// Ends an evaluation: the patterns' `sum` in one stage's `weights`, plus
+/// both sides' mobility (the side to move's moves are `moves`), in
+/// hundredths of a disc.
+#[inline]
+fn with_mobility(weights: &[i16], mut sum: i32, moves: u64, board: &Board) -> Score {
     let mobility = |moves: u64| (moves.count_ones() as usize).min(MOBILITY_SIZE - 1);
     sum += i32::from(weights[OFFSETS[PATTERNS.len()] + mobility(moves)]);
-    sum += i32::from(weights[OFFSETS[PATTERNS.len() + 1] + mobility(legal_moves(o, p))]);
+    let replies = legal_moves(board.opponent, board.player);
+    sum += i32::from(weights[OFFSETS[PATTERNS.len() + 1] + mobility(replies)]);
     (sum * DISC / WEIGHT_SCALE).clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 

@@ -6,6 +6,7 @@ use super::searcher::Searcher;
 use super::{endgame, probcut};
 use crate::bitboard;
 use crate::board::Board;
+use crate::eval::pattern::Indices;
 use crate::eval::{Score, DISC};
 use crate::movelist::MoveList;
 use crate::tt::{Bound, DEPTH_EXACT, NO_MOVE};
@@ -38,14 +39,24 @@ const SQUARE_ORDER: [Score; 64] = [
 /// in a selective search, which goes on with ProbCut down to
 /// [`probcut::SELECTIVE_TO_EXACT`] empties.
 pub(super) fn pvs(s: &mut Searcher, board: &Board, alpha: Score, beta: Score, depth: u32) -> Score {
-    node(s, board, board.moves(), alpha, beta, depth)
+    node(
+        s,
+        board,
+        &Indices::new(board),
+        board.moves(),
+        alpha,
+        beta,
+        depth,
+    )
 }
 
-/// [`pvs`] at a node whose legal moves (`moves`) the caller has already
-/// generated: its parent did, to order them.
+/// [`pvs`] at a node whose pattern indices (`indices`, kept up to date
+/// move by move for the evaluation) and legal moves (`moves`) the caller
+/// has already found: its parent did, to order them.
 fn node(
     s: &mut Searcher,
     board: &Board,
+    indices: &Indices,
     moves: u64,
     mut alpha: Score,
     beta: Score,
@@ -60,10 +71,11 @@ fn node(
             return board.final_score() * DISC;
         }
         // A pass costs no depth: it is forced and the position hardly changes.
-        return -pvs(s, &passed, -beta, -alpha, depth);
+        let replies = passed.moves();
+        return -node(s, &passed, &indices.pass(), replies, -beta, -alpha, depth);
     }
     if depth == 0 {
-        return s.eval.evaluate_with_moves(board, moves);
+        return s.eval.evaluate_indexed(board, indices, moves);
     }
     let empties = board.empty_count();
     if depth >= empties {
@@ -87,7 +99,7 @@ fn node(
     }
 
     if depth == 1 {
-        return frontier(s, board, moves, beta);
+        return frontier(s, board, indices, moves, beta);
     }
 
     let mut tt_move = NO_MOVE;
@@ -103,21 +115,22 @@ fn node(
         }
     }
 
-    if let Some(score) = probcut_cut(s, board, moves, alpha, beta, depth) {
+    if let Some(score) = probcut_cut(s, board, indices, moves, alpha, beta, depth) {
         return score;
     }
-    let mut list = order(s, board, moves, tt_move, depth);
+    let mut list = order(s, board, indices, moves, tt_move, depth);
     let original_alpha = alpha;
     let mut best_score = -INFINITY;
     let mut best_move = NO_MOVE;
     for i in 0..list.len() {
         let (index, child, replies) = pick_next(&mut list, i);
+        let ix = indices.play(board, usize::from(index), &child);
         let score = if i == 0 {
-            -node(s, &child, replies, -beta, -alpha, depth - 1)
+            -node(s, &child, &ix, replies, -beta, -alpha, depth - 1)
         } else {
-            let probe = -node(s, &child, replies, -alpha - 1, -alpha, depth - 1);
+            let probe = -node(s, &child, &ix, replies, -alpha - 1, -alpha, depth - 1);
             if probe > alpha && probe < beta && !s.stopped {
-                -node(s, &child, replies, -beta, -alpha, depth - 1)
+                -node(s, &child, &ix, replies, -beta, -alpha, depth - 1)
             } else {
                 probe
             }
@@ -153,20 +166,23 @@ fn node(
 /// it comes, and the first that reaches `beta` ends the node. No table
 /// and no ordering: a probe, a store and an ordering pass that evaluates
 /// every move first cost more here than the cut-offs they bring forward.
-fn frontier(s: &mut Searcher, board: &Board, moves: u64, beta: Score) -> Score {
+fn frontier(s: &mut Searcher, board: &Board, indices: &Indices, moves: u64, beta: Score) -> Score {
     let mut best = -INFINITY;
     for sq in bitboard::squares(moves) {
-        let child = board.play(sq);
+        let index = sq.index();
+        let child = board.play_index(index);
         let replies = child.moves();
         let score = if replies == 0 {
             // a pass or the end: the general node knows both (at depth 0
             // the window plays no part)
-            -node(s, &child, replies, -INFINITY, INFINITY, 0)
+            let ix = indices.play(board, index, &child);
+            -node(s, &child, &ix, replies, -INFINITY, INFINITY, 0)
         } else {
             if s.poll() {
                 return 0;
             }
-            -s.eval.evaluate_with_moves(&child, replies)
+            -s.eval
+                .evaluate_after(board, indices, index, &child, replies)
         };
         if score > best {
             best = score;
@@ -184,6 +200,7 @@ fn frontier(s: &mut Searcher, board: &Board, moves: u64, beta: Score) -> Score {
 fn probcut_cut(
     s: &mut Searcher,
     board: &Board,
+    indices: &Indices,
     moves: u64,
     alpha: Score,
     beta: Score,
@@ -204,15 +221,15 @@ fn probcut_cut(
     s.probcut_nesting += 1;
     let high = beta + cut.above;
     let low = alpha - cut.below;
-    let guess = s.eval.evaluate_with_moves(board, moves);
+    let guess = s.eval.evaluate_indexed(board, indices, moves);
     let result = if high <= 64 * DISC
         && guess >= beta - cut.high_gate
-        && node(s, board, moves, high - 1, high, cut.shallow) >= high
+        && node(s, board, indices, moves, high - 1, high, cut.shallow) >= high
     {
         Some(beta)
     } else if low >= -64 * DISC
         && guess < alpha + cut.low_gate
-        && node(s, board, moves, low, low + 1, cut.shallow) <= low
+        && node(s, board, indices, moves, low, low + 1, cut.shallow) <= low
     {
         Some(alpha)
     } else {
@@ -226,7 +243,14 @@ fn probcut_cut(
 /// higher keys are searched first.
 type Candidate = (u8, Board, u64, Score);
 
-fn order(s: &Searcher, board: &Board, moves: u64, tt_move: u8, depth: u32) -> MoveList<Candidate> {
+fn order(
+    s: &Searcher,
+    board: &Board,
+    indices: &Indices,
+    moves: u64,
+    tt_move: u8,
+    depth: u32,
+) -> MoveList<Candidate> {
     bitboard::squares(moves)
         .map(|sq| {
             let index = sq.index();
@@ -235,7 +259,8 @@ fn order(s: &Searcher, board: &Board, moves: u64, tt_move: u8, depth: u32) -> Mo
             let key = if index as u8 == tt_move {
                 INFINITY
             } else if depth >= EVAL_ORDERING_DEPTH {
-                -s.eval.evaluate_with_moves(&child, replies)
+                -s.eval
+                    .evaluate_after(board, indices, index, &child, replies)
             } else {
                 SQUARE_ORDER[index] - 16 * replies.count_ones() as Score
             };
