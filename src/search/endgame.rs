@@ -22,6 +22,7 @@
 use super::searcher::Searcher;
 use crate::bitboard::{self, Square};
 use crate::board::Board;
+use crate::eval::pattern::Indices;
 use crate::eval::stability::stable_discs;
 use crate::eval::DISC;
 use crate::movegen::{flips, last_flips};
@@ -55,7 +56,7 @@ pub(super) fn solve_root(
     beta: i32,
 ) -> Option<(Square, i32)> {
     let mut list = MoveList::new();
-    ordered(s, board, board.moves(), first, &mut list);
+    ordered(s, board, None, board.moves(), first, &mut list);
     list.sort_by_key(|&(sq, _, key)| (-key, sq));
     root_pass(s, &list, alpha, beta)
 }
@@ -116,7 +117,7 @@ pub(super) fn principal_variation(
         }
         let first = s.tt.probe(&board).map_or(NO_MOVE, |e| e.best);
         let mut list = MoveList::new();
-        ordered(s, &board, board.moves(), first, &mut list);
+        ordered(s, &board, None, board.moves(), first, &mut list);
         list.sort_by_key(|&(sq, _, key)| (-key, sq));
         let next = list
             .iter()
@@ -156,7 +157,7 @@ pub fn solve(s: &mut Searcher, board: &Board, alpha: i32, beta: i32) -> i32 {
         }
         n if n <= DEPTH_TO_SHALLOW && beta == alpha + 1 => null_window(s, board, alpha),
         n if n <= DEPTH_TO_SHALLOW => shallow_pv(s, board, alpha, beta),
-        _ => deep(s, board, alpha, beta),
+        _ => deep(s, board, None, alpha, beta),
     }
 }
 
@@ -589,9 +590,27 @@ const EVAL_DIVISOR: i32 = 2;
 /// Move ordering at a deep node: `first` (the table's move) first, then a
 /// move that wipes the opponent out, then by the key above; higher keys
 /// first. Fills the caller's `list` rather than returning one: a move
-/// list is 1.5 KB, and copying it out cost 2% of a solve.
-fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8, list: &mut MoveList<Candidate>) {
+/// list is 1.5 KB, and copying it out cost 2% of a solve. `indices` are
+/// `board`'s pattern indices where the caller keeps them (counted here
+/// when the evaluation needs them and it does not).
+fn ordered(
+    s: &Searcher,
+    board: &Board,
+    indices: Option<&Indices>,
+    moves: u64,
+    first: u8,
+    list: &mut MoveList<Candidate>,
+) {
     let with_eval = board.empty_count() >= EVAL_ORDER_EMPTIES;
+    let counted;
+    let indices = match indices {
+        Some(indices) => indices,
+        None if with_eval => {
+            counted = Indices::new(board);
+            &counted
+        }
+        None => &Indices::EMPTY,
+    };
     // only children the table will be asked about are worth fetching
     let children_in_table = board.empty_count() > DEPTH_TO_SHALLOW + 1;
     list.extend(bitboard::squares(moves).map(|sq| {
@@ -614,7 +633,10 @@ fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8, list: &mut MoveLi
                 key += CORNER_BONUS;
             }
             if with_eval {
-                key -= s.eval.evaluate_with_moves(&child, replies) / EVAL_DIVISOR;
+                key -= s
+                    .eval
+                    .evaluate_after(board, indices, index, &child, replies)
+                    / EVAL_DIVISOR;
             }
             key
         };
@@ -624,7 +646,15 @@ fn ordered(s: &Searcher, board: &Board, moves: u64, first: u8, list: &mut MoveLi
 
 /// Many empties: the table, stability and enhanced transposition cut-offs,
 /// moves in the order of [`ordered`], principal variation search.
-fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+/// `indices`: `board`'s pattern indices, where the parent kept them for
+/// the ordering's evaluation (from [`EVAL_ORDER_EMPTIES`] empties up).
+fn deep(
+    s: &mut Searcher,
+    board: &Board,
+    indices: Option<&Indices>,
+    mut alpha: i32,
+    mut beta: i32,
+) -> i32 {
     if s.poll() {
         return 0;
     }
@@ -662,7 +692,17 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
 
     let original_alpha = alpha;
     let mut list = MoveList::new();
-    ordered(s, board, moves, first, &mut list);
+    // Kept for the children only where they order by the evaluation too.
+    let keep_indices = board.empty_count() > EVAL_ORDER_EMPTIES;
+    let counted;
+    let indices = match indices {
+        None if keep_indices => {
+            counted = Indices::new(board);
+            Some(&counted)
+        }
+        indices => indices,
+    };
+    ordered(s, board, indices, moves, first, &mut list);
 
     // enhanced transposition cut-off: a child already known to refute
     // beta ends the search before any of them is searched. Children of
@@ -693,12 +733,20 @@ fn deep(s: &mut Searcher, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         }
         list.swap(i, top);
         let (index, child, _) = list[i];
+        let child_indices = indices
+            .filter(|_| keep_indices)
+            .map(|ix| ix.play(board, usize::from(index), &child));
+        // A child kept indices for is deep too (it has 12 empties or more).
+        let search = |s: &mut Searcher, alpha, beta| match &child_indices {
+            Some(ix) => deep(s, &child, Some(ix), alpha, beta),
+            None => solve(s, &child, alpha, beta),
+        };
         let score = if i == 0 {
-            -solve(s, &child, -beta, -alpha)
+            -search(s, -beta, -alpha)
         } else {
-            let probe = -solve(s, &child, -alpha - 1, -alpha);
+            let probe = -search(s, -alpha - 1, -alpha);
             if probe > alpha && probe < beta && !s.stopped {
-                -solve(s, &child, -beta, -alpha)
+                -search(s, -beta, -alpha)
             } else {
                 probe
             }
@@ -779,7 +827,7 @@ mod tests {
                     assert_eq!(solve_2(&mut s, &b, exact - 1, x1, x2, false), exact);
                 }
                 if empties >= 1 && b.has_moves() {
-                    assert_eq!(deep(&mut s, &b, -64, 64), exact);
+                    assert_eq!(deep(&mut s, &b, None, -64, 64), exact);
                 }
             }
         }

@@ -61,6 +61,13 @@ pub struct Indices {
 }
 
 impl Indices {
+    /// The indices of the empty board: a placeholder where no evaluation
+    /// reads them.
+    pub const EMPTY: Indices = Indices {
+        own: Lanes::ZERO,
+        other: Lanes::ZERO,
+    };
+
     /// From the discs themselves, square by square: where a search starts.
     #[must_use]
     pub fn new(board: &Board) -> Indices {
