@@ -1,7 +1,8 @@
 //! The folded readings' indices, kept up to date move by move, as Edax
 //! keeps its features. Gathering a reading's discs from the board (PEXT,
 //! then a table that turns the bits into the pattern's index) costs more
-//! than the weight it finds: 46 readings took about 70 ns an evaluation.
+//! than the weight it finds: about 90 ns an evaluation on the 2-core
+//! machine, against about 60 ns this way (BENCHMARKS.md).
 //! A move changes only the squares it places and flips, and a disc on a
 //! square adds a fixed amount to each reading through that square (its
 //! digit's power of 3, once for the side to move, twice for the other).
@@ -20,7 +21,7 @@ use crate::eval::Score;
 /// Lanes in a vector: the 46 readings, padded to a multiple of 16 bytes.
 const LANES: usize = 48;
 
-/// One number per reading.
+/// One number per reading, aligned for whole vector loads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(32))]
 pub(super) struct Lanes(pub(super) [u16; LANES]);
@@ -151,6 +152,8 @@ fn flipped(board: &Board, child: &Board) -> Lanes {
     sum
 }
 
+/// The evaluation of `board` from its side to move's indices `own`: one
+/// weight a reading in `board`'s stage, then the mobility.
 fn evaluate_lanes(own: &Lanes, board: &Board, moves: u64) -> Score {
     let folded = folded();
     let base = stage(board.empty_count()) * STAGE_SIZE;
