@@ -40,20 +40,9 @@ impl Evaluator {
         }
     }
 
-    /// [`Evaluator::evaluate`] when the side to move's legal moves are
-    /// known already (saves generating them again).
-    #[inline]
-    #[must_use]
-    pub fn evaluate_with_moves(self, board: &Board, moves: u64) -> Score {
-        match self {
-            Evaluator::Hand => hand::evaluate(board),
-            Evaluator::Pattern => pattern::evaluate_with_moves(board, moves),
-        }
-    }
-
-    /// [`Evaluator::evaluate_with_moves`] from the position's pattern
-    /// indices, kept up to date by the search (the hand evaluation does
-    /// not read them).
+    /// [`Evaluator::evaluate`] from the position's pattern indices, kept
+    /// up to date by the search, when the side to move's legal moves
+    /// (`moves`) are known already (the hand evaluation reads neither).
     #[inline]
     #[must_use]
     pub fn evaluate_indexed(self, board: &Board, indices: &pattern::Indices, moves: u64) -> Score {

@@ -601,15 +601,15 @@ fn ordered(
     first: u8,
     list: &mut MoveList<Candidate>,
 ) {
-    let with_eval = board.empty_count() >= EVAL_ORDER_EMPTIES;
     let counted;
-    let indices = match indices {
-        Some(indices) => indices,
-        None if with_eval => {
+    // the indices where the ordering reads the evaluation, else none
+    let with_eval = match indices {
+        _ if board.empty_count() < EVAL_ORDER_EMPTIES => None,
+        Some(indices) => Some(indices),
+        None => {
             counted = Indices::new(board);
-            &counted
+            Some(&counted)
         }
-        None => &Indices::EMPTY,
     };
     // only children the table will be asked about are worth fetching
     let children_in_table = board.empty_count() > DEPTH_TO_SHALLOW + 1;
@@ -632,7 +632,7 @@ fn ordered(
             if sq.bit() & bitboard::CORNERS != 0 {
                 key += CORNER_BONUS;
             }
-            if with_eval {
+            if let Some(indices) = with_eval {
                 key -= s
                     .eval
                     .evaluate_after(board, indices, index, &child, replies)

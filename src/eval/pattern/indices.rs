@@ -62,29 +62,18 @@ pub struct Indices {
 }
 
 impl Indices {
-    /// The indices of the empty board: a placeholder where no evaluation
-    /// reads them.
-    pub const EMPTY: Indices = Indices {
-        own: Lanes::ZERO,
-        other: Lanes::ZERO,
-    };
-
     /// From the discs themselves, square by square: where a search starts.
     #[must_use]
     pub fn new(board: &Board) -> Indices {
         let digits = &folded().digits;
-        let (mut own, mut other) = (Lanes::ZERO, Lanes::ZERO);
-        for sq in bitboard::squares(board.player) {
-            let d = &digits[sq.index()];
-            own = own.plus(1, d, &Lanes::ZERO);
-            other = other.plus(2, d, &Lanes::ZERO);
+        let (mine, theirs) = (
+            digit_sum(digits, board.player),
+            digit_sum(digits, board.opponent),
+        );
+        Indices {
+            own: mine.plus(2, &theirs, &Lanes::ZERO),
+            other: theirs.plus(2, &mine, &Lanes::ZERO),
         }
-        for sq in bitboard::squares(board.opponent) {
-            let d = &digits[sq.index()];
-            own = own.plus(2, d, &Lanes::ZERO);
-            other = other.plus(1, d, &Lanes::ZERO);
-        }
-        Indices { own, other }
     }
 
     /// The indices of `child`, the position after the side to move plays
@@ -93,7 +82,7 @@ impl Indices {
     #[must_use]
     pub fn play(&self, board: &Board, index: usize, child: &Board) -> Indices {
         let digits = &folded().digits;
-        let flipped = flipped(board, child);
+        let flipped = digit_sum(digits, flipped(board, child));
         let placed = &digits[index];
         // The mover's view (which becomes the child's `other`): the placed
         // square goes from empty to 1, each flipped one from 2 to 1. The
@@ -135,18 +124,23 @@ impl Indices {
         replies: u64,
     ) -> Score {
         let digits = &folded().digits;
-        let own = self.other.plus(2, &digits[index], &flipped(board, child));
+        let flipped = digit_sum(digits, flipped(board, child));
+        let own = self.other.plus(2, &digits[index], &flipped);
         evaluate_lanes(&own, child, replies)
     }
 }
 
-/// The sum of the digit vectors of the squares `board`'s side to move
-/// flipped to reach `child`.
+/// The squares `board`'s side to move flipped to reach `child`.
 #[inline]
-fn flipped(board: &Board, child: &Board) -> Lanes {
-    let digits = &folded().digits;
+fn flipped(board: &Board, child: &Board) -> u64 {
+    board.opponent & !child.player
+}
+
+/// The sum of the digit vectors of `squares`: what discs there add.
+#[inline]
+fn digit_sum(digits: &[Lanes], squares: u64) -> Lanes {
     let mut sum = Lanes::ZERO;
-    for sq in bitboard::squares(board.opponent & !child.player) {
+    for sq in bitboard::squares(squares) {
         sum.add(&digits[sq.index()]);
     }
     sum
