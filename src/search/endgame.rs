@@ -25,7 +25,7 @@ use crate::board::Board;
 use crate::eval::pattern::Indices;
 use crate::eval::stability::stable_discs;
 use crate::eval::DISC;
-use crate::movegen::{flips, last_flips};
+use crate::movegen::{flips, last_flip_count};
 use crate::movelist::MoveList;
 use crate::tt::{Bound, DEPTH_EXACT, NO_MOVE};
 
@@ -319,11 +319,11 @@ fn null_window(s: &mut Searcher, board: &Board, alpha: i32) -> i32 {
 /// its discs and take the square as winner; when that is still no more
 /// than `alpha` the opponent's flips need not be counted (a lazy fail-low:
 /// the bound returned is as good as the score there).
-#[inline]
+#[inline(always)]
 fn last_square(s: &mut Searcher, board: &Board, index: usize, alpha: i32) -> i32 {
     s.nodes += 1;
     let p = board.player.count_ones() as i32;
-    let f = last_flips(index, board.player).count_ones() as i32;
+    let f = last_flip_count(index, board.player) as i32;
     if f > 0 {
         // player gets the square and f discs: (p + 1 + f) - (63 - p - f)
         return 2 * (p + f) - 62;
@@ -334,7 +334,7 @@ fn last_square(s: &mut Searcher, board: &Board, index: usize, alpha: i32) -> i32
     if ceiling <= alpha {
         return ceiling;
     }
-    let g = last_flips(index, board.opponent).count_ones() as i32;
+    let g = last_flip_count(index, board.opponent) as i32;
     if g > 0 {
         // the opponent moves there: p - g against 64 - (p - g)
         return 2 * (p - g) - 64;
