@@ -46,13 +46,21 @@ pub fn positions() -> Vec<Board> {
 }
 
 /// `reversi bench`: each position's search line, then the total nodes
-/// (the signature at the defaults), time and speed.
-pub fn run(out: &mut dyn Write, depth: u32, hash_mb: usize, eval: Evaluator) -> io::Result<()> {
+/// (the signature at the defaults), time and speed. `probcut_t` as the
+/// bot's `--probcut` (`None`: full width, as the searches of the first
+/// builds, for comparing speed with them on like trees).
+pub fn run(
+    out: &mut dyn Write,
+    depth: u32,
+    hash_mb: usize,
+    eval: Evaluator,
+    probcut_t: Option<f64>,
+) -> io::Result<()> {
     let start = Instant::now();
     // The callback cannot return the error: the first one is kept, and the
     // searches (a second or so) run out.
     let mut written = Ok(());
-    let total_nodes = searches(depth, hash_mb, eval, |i, board, r| {
+    let total_nodes = searches(depth, hash_mb, eval, probcut_t, |i, board, r| {
         if written.is_ok() {
             written = writeln!(out, "{}", position_line(i, board, r));
         }
@@ -119,11 +127,17 @@ fn searches(
     depth: u32,
     hash_mb: usize,
     eval: Evaluator,
+    probcut_t: Option<f64>,
     mut each: impl FnMut(usize, &Board, &SearchResult),
 ) -> u64 {
     let mut total_nodes = 0;
     for (i, board) in positions().iter().enumerate() {
-        let r = Searcher::new(hash_mb, eval).search(board, &Limits::depth(depth));
+        // made for each search: its clock (for the time shown) starts here
+        let limits = Limits {
+            probcut_t,
+            ..Limits::depth(depth)
+        };
+        let r = Searcher::new(hash_mb, eval).search(board, &limits);
         total_nodes += r.nodes;
         each(i, board, &r);
     }
@@ -435,11 +449,23 @@ mod tests {
     }
 
     #[test]
+    fn probcut_off_searches_full_width() {
+        // `reversi bench --probcut off` must reach the searches: at the
+        // same depth a full-width search visits more nodes than ProbCut's
+        // pruned one.
+        let count = |t| searches(7, 1, Evaluator::DEFAULT, t, |_, _, _| {});
+        let pruned = count(Some(crate::search::MIDGAME_T));
+        let full = count(None);
+        assert!(full > pruned, "{full} {pruned}");
+    }
+
+    #[test]
     fn bench_signature() {
         let nodes = searches(
             DEPTH,
             crate::tt::DEFAULT_MB,
             Evaluator::DEFAULT,
+            Some(crate::search::MIDGAME_T),
             |_, _, _| {},
         );
         assert_eq!(

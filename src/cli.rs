@@ -359,7 +359,7 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
         .unwrap_or(crate::tt::DEFAULT_MB);
     match move_time_flag(&args)? {
         Some(limit) => report(|out| crate::bench::timed(out, limit, hash, eval, probcut_t)),
-        None => report(|out| crate::bench::run(out, depth, hash, eval)),
+        None => report(|out| crate::bench::run(out, depth, hash, eval, probcut_t)),
     }
 }
 
