@@ -141,10 +141,11 @@ fn flips_down(ray: u64, player: u64, opponent: u64) -> u64 {
 /// (0 when the move is not legal). The square itself is not included and
 /// must be empty. Where the build has SSE4.1 (x86-64-v2, the level this
 /// crate builds for) seven of the eight rays go two at a time through
-/// `sse::flips_but_west`: FFO #20-#39 took 7% less time than one ray at a
-/// time (BENCHMARKS.md). Unlike AVX2 that needs no run-time check, so it
-/// inlines into the solver's loops. Both paths give the same set (a test
-/// checks it).
+/// `sse::flips_but_west`: FFO #20-#39 took 6% less time than one ray at a
+/// time (BENCHMARKS.md, "Flips in vector registers"). Unlike AVX2, which
+/// `legal_moves` asks for at run time, SSE4.1 is fixed when building, so
+/// this inlines into the solver's loops. Both paths give the same set (a
+/// test checks it).
 #[inline(always)]
 #[must_use]
 pub fn flips(index: usize, player: u64, opponent: u64) -> u64 {

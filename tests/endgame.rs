@@ -157,15 +157,16 @@ fn best_moves(obf: &str) -> Vec<String> {
 #[test]
 fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
     // #1-#19 (14-16 empties) and all of #20-#39 (6-26 empties), under
-    // the default 1-second limit. Each had room to spare on the 2-core
-    // machine with both cores kept busy (BENCHMARKS.md, "All of FFO
-    // #20-#39 in the test"): at 1 s the slowest exact solve took 291 ms
-    // (#33), and at half the time (REVERSI_MOVE_TIME=500) two runs found
-    // 19 and 20 of #20-#39 (#33's solve cut off once). #37 (22 empties)
-    // is played by the midgame search beside a proven loss when its
-    // exact solve (about 600 ms idle) does not finish, #38 (24) and #39
-    // (26) by the selective search: their moves held in every run, idle,
-    // busy and at half the time.
+    // the default 1-second limit. On the 2-core machine with both cores
+    // kept busy (BENCHMARKS.md, "All of FFO #20-#39 in the test") every
+    // one was found in two runs, the slowest exact solve taking 291 and
+    // 490 ms (#33) of the 850 ms the search may use; at half the time
+    // (REVERSI_MOVE_TIME=500) two runs found 19 and 20 of #20-#39 (#33's
+    // solve cut off once). #37 (22 empties) is played by the midgame
+    // search beside a proven loss when its exact solve (about 600 ms
+    // idle) does not finish, #38 (24) and #39 (26) by the selective
+    // search: their moves held in every run, idle, busy and at half the
+    // time. The thinnest margin here, #33's, is under two.
     let mut lines: Vec<String> = std::fs::read_to_string(fixture("endgame/fforum-1-19.obf"))
         .unwrap()
         .lines()
