@@ -181,23 +181,19 @@ pub fn portable_flips(index: usize, player: u64, opponent: u64) -> u64 {
         | flips_down(rays[7], player, opponent)
 }
 
-/// The four lines through each square, as square sets: its rank, its
-/// file, its diagonal (a1-h8 direction) and its anti-diagonal (a8-h1).
-const LINES: [[u64; 4]; 64] = {
-    let mut lines = [[0u64; 4]; 64];
+/// The two diagonals through each square, as square sets: the a1-h8
+/// direction and the a8-h1 one, each with the square itself (its rank
+/// and file are found by shifts instead).
+const DIAGONALS: [[u64; 2]; 64] = {
+    let mut diagonals = [[0u64; 2]; 64];
     let mut sq = 0;
     while sq < 64 {
         let rays = RAYS[sq];
-        // each line is the two opposite rays and the square itself
-        lines[sq] = [
-            rays[0] | rays[4] | 1 << sq,
-            rays[1] | rays[5] | 1 << sq,
-            rays[2] | rays[6] | 1 << sq,
-            rays[3] | rays[7] | 1 << sq,
-        ];
+        // each diagonal is two opposite rays and the square itself
+        diagonals[sq] = [rays[2] | rays[6] | 1 << sq, rays[3] | rays[7] | 1 << sq];
         sq += 1;
     }
-    lines
+    diagonals
 };
 
 /// For a move at place `at` (0 to 7) of a full line of eight, and the
@@ -253,12 +249,12 @@ pub fn last_flip_count(index: usize, player: u64) -> u32 {
     // gathers squares on distinct files into the top byte, file f on bit f
     const FILES_TO_BYTE: u64 = 0x0101_0101_0101_0101;
     let (file, rank) = (index & 7, index >> 3);
-    let lines = &LINES[index];
+    let [diagonal_squares, anti_squares] = DIAGONALS[index];
     let row = (player >> (index & !7)) as u8;
     let column =
         (((player >> file) & crate::bitboard::FILE_A).wrapping_mul(FILE_TO_BYTE) >> 56) as u8;
-    let diagonal = ((player & lines[2]).wrapping_mul(FILES_TO_BYTE) >> 56) as u8;
-    let anti = ((player & lines[3]).wrapping_mul(FILES_TO_BYTE) >> 56) as u8;
+    let diagonal = ((player & diagonal_squares).wrapping_mul(FILES_TO_BYTE) >> 56) as u8;
+    let anti = ((player & anti_squares).wrapping_mul(FILES_TO_BYTE) >> 56) as u8;
     u32::from(LINE_FLIP_COUNT[file][usize::from(row)])
         + u32::from(LINE_FLIP_COUNT[rank][usize::from(column)])
         + u32::from(LINE_FLIP_COUNT[file][usize::from(diagonal)])
