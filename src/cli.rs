@@ -23,7 +23,7 @@ const USAGE: &str = include_str!("cli/usage.txt");
 
 /// Each command's flags, each named once: `name=` takes a value, a bare
 /// `name` is a switch.
-const BOT_FLAGS: &str = "player= depth= nodes= move-time= hash= eval= probcut= seed= log=";
+const BOT_FLAGS: &str = "player= depth= nodes= move-time= hash= eval= probcut= book= seed= log=";
 const MATCH_FLAGS: &str = "games= move-time= record= openings= seed= jobs= show";
 const TOURNAMENT_FLAGS: &str =
     "players= format= games= rounds= pair-games= seed= move-time= jobs= out= openings=";
@@ -34,6 +34,8 @@ const BENCH_FLAGS: &str =
     "depth= move-time= hash= eval= probcut= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
 const TRAIN_FLAGS: &str = "games-dir= out= jobs= seed= epochs= every=";
 const BIO97_FLAGS: &str = "strategy=";
+const BOOK_BUILD_FLAGS: &str = "games-dir= out= jobs= plies= min-games= depth= every=";
+const BOOK_SHOW_FLAGS: &str = "book=";
 
 /// The bot with default settings: what a judge runs.
 #[must_use]
@@ -101,6 +103,11 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         stop,
         move_time: move_time_flag(args)?,
         probcut_t: probcut_flag(args)?,
+        book: match args.text("book").unwrap_or("on") {
+            "on" => true,
+            "off" => false,
+            other => return Err(usage(format!("--book takes on or off, not '{other}'"))),
+        },
     })
 }
 
@@ -129,6 +136,7 @@ pub fn run(words: &[String]) -> ExitCode {
         "bio97" => bio97_command(&words[1..]),
         "tournament" => tournament_command(&words[1..]),
         "train" => train_command(&words[1..]),
+        "book" => book_command(&words[1..]),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -381,6 +389,68 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
     let mut log = io::stderr().lock();
     crate::train::run(&options, &mut log).map_err(|e| failed("train", e))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `reversi book build ...` or `reversi book show [MOVES] [--book FILE]`.
+fn book_command(words: &[String]) -> Result<ExitCode, CliError> {
+    match words.first().map(String::as_str) {
+        Some("build") => book_build(&words[1..]),
+        Some("show") => book_show(&words[1..]),
+        Some(other) => Err(usage(format!(
+            "book: unknown command '{other}' (build or show)"
+        ))),
+        None => Err(usage("book needs a command: build or show")),
+    }
+}
+
+fn book_build(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, BOOK_BUILD_FLAGS)?;
+    args.no_positional()?;
+    let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
+    let out = PathBuf::from(args.text("out").unwrap_or("src/book/openings.book"));
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let plies: u32 = args.number("plies")?.unwrap_or(20);
+    let depth: u32 = args.number("depth")?.unwrap_or(16);
+    if plies > 60 {
+        return Err(usage("--plies: a game has at most 60 moves"));
+    }
+    if !(1..=30).contains(&depth) {
+        return Err(usage("--depth: from 1 to 30"));
+    }
+    let options = crate::book::build::Options {
+        games_dir: &games_dir,
+        out: &out,
+        jobs: args.number::<usize>("jobs")?.unwrap_or(cores).max(1),
+        plies,
+        min_games: args.number::<u32>("min-games")?.unwrap_or(10).max(1),
+        depth,
+        every: args.number::<usize>("every")?.unwrap_or(1).max(1),
+        command: format!("reversi book build {}", words.join(" ")),
+    };
+    let mut log = io::stderr().lock();
+    crate::book::build::run(&options, &mut log).map_err(|e| failed("book build", e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn book_show(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, BOOK_SHOW_FLAGS)?;
+    let moves = match args.positional.as_slice() {
+        [] => "",
+        [moves] => moves.as_str(),
+        [_, extra, ..] => return Err(usage(format!("unexpected '{extra}'"))),
+    };
+    // The moves are checked before anything is written.
+    crate::book::inspect::position_after(moves).map_err(|e| usage(format!("book show: {e}")))?;
+    let file;
+    let (book, name) = match args.text("book") {
+        None => (crate::book::embedded(), "embedded"),
+        Some(path) => {
+            file = std::fs::read(path).map_err(|e| failed(path, e))?;
+            let book = crate::book::Book::parse(&file).map_err(|e| failed(path, e))?;
+            (book, path)
+        }
+    };
+    report(|out| crate::book::inspect::show(&book, name, moves, out))
 }
 
 fn solve_command(words: &[String]) -> Result<ExitCode, CliError> {

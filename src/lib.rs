@@ -17,6 +17,7 @@
 //! | transposition table | [`tt`] |
 //! | time per move | [`clock`] |
 //! | midgame search, endgame solver, one front door | [`search`] |
+//! | the opening book, read in place | [`book`] |
 //! | the bot, random and greedy players | [`player`] |
 //! | the judge protocol and its wire vocabulary | [`protocol`] |
 //!
@@ -30,17 +31,20 @@
 //! | `reversi match` | [`duel`] |
 //! | knockout, Elo pool, ladder | [`tournament`] |
 //! | perft, solve, bench, train, BIO'97 | [`perft`], [`solve`], [`bench`], [`train`], [`bio97`] |
+//! | building and showing the book | [`book::build`], [`book::inspect`] |
 //! | the command line | [`cli`] |
 //!
 //! Dependencies point one way: bitboard <- movegen <- board <- {rules,
-//! eval, tt, clock} <- search <- player <- protocol <- program <-
-//! transcript <- referee <- arena <- {duel, tournament} <- cli.
+//! eval, tt, clock, book} <- search <- player <- protocol <- program <-
+//! transcript <- referee <- arena <- {duel, tournament} <- cli (the book's
+//! builder, like `train`, sits with the tools and uses the search).
 
 pub mod arena;
 pub mod bench;
 pub mod bio97;
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod clock;
 pub mod duel;

@@ -3,6 +3,7 @@
 
 use crate::bitboard::{self, Square};
 use crate::board::Board;
+use crate::book::Book;
 use crate::clock::Deadline;
 use crate::eval::{Evaluator, DISC};
 use crate::movegen::flips;
@@ -41,6 +42,9 @@ pub struct BotOptions {
     /// ProbCut's `t` in the midgame search (`--probcut T` sets it,
     /// `--probcut off` turns ProbCut off: `None`), for comparison.
     pub probcut_t: Option<f64>,
+    /// Whether the opening book answers the positions it knows
+    /// (`--book off` turns it off).
+    pub book: bool,
 }
 
 impl Default for BotOptions {
@@ -52,6 +56,7 @@ impl Default for BotOptions {
             stop: Stop::Clock,
             move_time: None,
             probcut_t: Some(crate::search::MIDGAME_T),
+            book: true,
         }
     }
 }
@@ -72,6 +77,7 @@ pub struct Engine {
     /// The limit per reply the clock enforces; `None`: no clock.
     limit: Option<Duration>,
     probcut_t: Option<f64>,
+    book: Option<Book<'static>>,
 }
 
 impl Engine {
@@ -94,6 +100,7 @@ impl Engine {
             stop: options.stop,
             limit,
             probcut_t: options.probcut_t,
+            book: options.book.then(crate::book::embedded),
         }
     }
 
@@ -148,6 +155,17 @@ impl Player for Engine {
     }
 
     fn choose(&mut self, board: &Board, started: Instant) -> Choice {
+        if let Some(chosen) = self.book.and_then(|book| book.choose(board)) {
+            return Choice {
+                square: Some(chosen.square),
+                info: format!(
+                    "book score {:+.2} ({} of {} moves in the book)",
+                    f64::from(chosen.score) / f64::from(DISC),
+                    chosen.known,
+                    chosen.moves
+                ),
+            };
+        }
         let limits = self.limits(started);
         let result = self.searcher.search(board, &limits);
         Choice {

@@ -20,6 +20,14 @@ fn wrong_usage_exits_2() {
         &["solve", "--wld", "--all"],
         &["tournament", "--players", "x", "--format", "swiss"],
         &["perft"],
+        &["--book", "maybe"],
+        &["book"],
+        &["book", "frob"],
+        &["book", "build", "--depth", "0"],
+        &["book", "build", "--plies", "61"],
+        &["book", "show", "f5", "d6"],
+        &["book", "show", "f5z9"],
+        &["book", "show", "f5a1"],
     ] {
         let (code, stderr) = exit(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -41,6 +49,9 @@ fn a_missing_file_or_bad_data_exits_1() {
         &["replay", bad],
         &["train", "--games-dir", "/nonexistent"],
         &["bench", "--probcut-errors", "--games-dir", "/nonexistent"],
+        &["book", "build", "--games-dir", "/nonexistent"],
+        &["book", "show", "--book", "/nonexistent/openings.book"],
+        &["book", "show", "--book", bad],
     ] {
         let (code, stderr) = exit(args);
         assert_eq!(code, 1, "{args:?}: {stderr}");

@@ -33,6 +33,25 @@ fn stdout_holds_only_the_replies() {
     assert!(stderr.contains("  a b c d e f g h"), "{stderr}");
 }
 
+/// The start as the judge sets it up for a bot playing white.
+const WHITE_SETUP: &str = "START\nPLACE d 4 1\nPLACE e 4 2\nPLACE d 5 2\nPLACE e 5 1\nDONE\n";
+
+#[test]
+fn the_book_answers_a_known_opening_and_can_be_turned_off() {
+    // Black opens c4 (f5 turned about the board); the book's answer to f5
+    // is d6 (`reversi book show f5`), which turned the same way is e3.
+    let input = format!("{WHITE_SETUP}TURN c 4\nEND\n");
+    let out = run(&["--depth", "2"], input.as_bytes());
+    assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), ["OK", "e 3"]);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("played e 3: book score"), "{stderr}");
+    let out = run(&["--depth", "2", "--book", "off"], input.as_bytes());
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(": depth 2"), "{stderr}");
+    assert!(!stderr.contains("book"), "{stderr}");
+}
+
 #[test]
 fn no_input_at_all_exits_cleanly_and_silently() {
     let out = run(&[], b"");

@@ -1,0 +1,269 @@
+//! `reversi book build`: the opening book from the game archives.
+//!
+//! 1. Replay every game of both archives (read as `reversi train` reads
+//!    them) and count, by canonical form, the positions of its first
+//!    `plies` moves; keep those that at least `min_games` games reach.
+//! 2. Search each kept position to a fixed depth with the bot's own search
+//!    (ProbCut on), each from an empty table, so the scores are the same
+//!    whatever the number of jobs.
+//! 3. Negamax through the book: from the fullest boards back to the start,
+//!    a position's score becomes the better of its own search and the
+//!    value of each move into another book position.
+//! 4. Write the records in canonical order (the format: `crate::book`).
+//!
+//! This sits outside the playing core, as `train` does: the bot only
+//! reads the result.
+
+use super::{canonical, value_after, RECORD};
+use crate::board::Board;
+use crate::eval::Score;
+use crate::search::{Limits, Searcher};
+use crate::train::{self, Game};
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Options of `reversi book build`.
+pub struct Options<'a> {
+    pub games_dir: &'a Path,
+    pub out: &'a Path,
+    pub jobs: usize,
+    /// Positions after at most this many moves.
+    pub plies: u32,
+    /// Kept when at least this many games reach them.
+    pub min_games: u32,
+    /// Each position's search depth.
+    pub depth: u32,
+    /// Use one game in this many (1: all), for a quicker run.
+    pub every: usize,
+    /// The command line, recorded in the book's header.
+    pub command: String,
+}
+
+/// Table size of each job's searcher, MiB: a fixed-depth search of an
+/// opening position fills little of it.
+const HASH_MB: usize = 16;
+
+/// The positions of the first `plies` moves reached by at least
+/// `min_games` of `games`, one board each (the canonical form's), in
+/// canonical order. A game counts once for a position.
+#[must_use]
+pub fn frequent_positions(games: &[Game], plies: u32, min_games: u32) -> Vec<Board> {
+    let mut counts: HashMap<(u64, u64), u32> = HashMap::new();
+    for game in games {
+        let Some(positions) = train::replay(game) else {
+            continue;
+        };
+        for (board, _) in positions.iter().take(plies as usize + 1) {
+            if board.has_moves() {
+                *counts.entry(canonical(board)).or_default() += 1;
+            }
+        }
+    }
+    let mut kept: Vec<(u64, u64)> = counts
+        .into_iter()
+        .filter(|&(_, n)| n >= min_games)
+        .map(|(key, _)| key)
+        .collect();
+    kept.sort_unstable();
+    kept.into_iter().map(|(p, o)| Board::new(p, o)).collect()
+}
+
+/// The score of `board` (which has a move) searched to `depth` plies from
+/// an empty table, side to move's view. A forced move is played and the
+/// position after it searched, as the search itself does not score one.
+fn searched(searcher: &mut Searcher, board: &Board, depth: u32) -> Score {
+    let moves = board.moves();
+    if moves.count_ones() == 1 {
+        let after = board.play_index(moves.trailing_zeros() as usize);
+        return if after.has_moves() {
+            -searched(searcher, &after, depth)
+        } else if after.is_game_over() {
+            -after.final_score() * crate::eval::DISC
+        } else {
+            searched(searcher, &after.pass(), depth)
+        };
+    }
+    searcher.new_game();
+    searcher.search(board, &Limits::depth(depth)).score
+}
+
+/// Negamax through the book: each position's score becomes the better of
+/// its own and the value of each move into the book, children first (a
+/// move adds a disc, so the fullest boards go first).
+#[must_use]
+pub fn negamax(own: &[(Board, Score)]) -> Vec<(Board, Score)> {
+    let mut order: Vec<usize> = (0..own.len()).collect();
+    order.sort_by_key(|&i| own[i].0.empty_count());
+    let mut known: HashMap<(u64, u64), Score> = HashMap::with_capacity(own.len());
+    for i in order {
+        let (board, mut score) = own[i];
+        for sq in crate::bitboard::squares(board.moves()) {
+            if let Some(value) = value_after(&board.play(sq), |b| known.get(&canonical(b)).copied())
+            {
+                score = score.max(value);
+            }
+        }
+        known.insert(canonical(&board), score);
+    }
+    own.iter()
+        .map(|(board, _)| (*board, known[&canonical(board)]))
+        .collect()
+}
+
+/// The book file: header, blank line, records in canonical order.
+#[must_use]
+pub fn book_bytes(header: &str, scored: &[(Board, Score)]) -> Vec<u8> {
+    let mut records: Vec<((u64, u64), Score)> =
+        scored.iter().map(|(b, s)| (canonical(b), *s)).collect();
+    records.sort_unstable();
+    let mut bytes = format!("{header}\n\n").into_bytes();
+    bytes.reserve(records.len() * RECORD);
+    for ((player, opponent), score) in records {
+        let score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        bytes.extend_from_slice(&player.to_le_bytes());
+        bytes.extend_from_slice(&opponent.to_le_bytes());
+        bytes.extend_from_slice(&score.to_le_bytes());
+    }
+    bytes
+}
+
+/// Searches every position with `jobs` threads, printing progress to `log`.
+pub fn search_all(
+    positions: &[Board],
+    depth: u32,
+    jobs: usize,
+    log: &mut impl Write,
+) -> Vec<(Board, Score)> {
+    let mut scores = vec![0; positions.len()];
+    let start = std::time::Instant::now();
+    let mut last_report = start;
+    let mut done = 0;
+    crate::parallel::run(
+        jobs,
+        positions,
+        || Searcher::new(HASH_MB, crate::eval::Evaluator::Pattern),
+        |searcher, board| searched(searcher, board, depth),
+        |i, score| {
+            scores[i] = score;
+            done += 1;
+            if last_report.elapsed() >= std::time::Duration::from_secs(5) || done == positions.len()
+            {
+                last_report = std::time::Instant::now();
+                let _ = writeln!(
+                    log,
+                    "searched {done}/{} positions, {:.0}s",
+                    positions.len(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
+    positions.iter().copied().zip(scores).collect()
+}
+
+/// The whole build; progress goes to `log`.
+pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
+    crate::eval::pattern::prepare();
+    let wthor = train::read_wthor(&options.games_dir.join("wthor"))?;
+    let logistello = train::read_logistello(&options.games_dir.join("logistello/logbook.gam.gz"))?;
+    let games: Vec<Game> = wthor
+        .into_iter()
+        .chain(logistello)
+        .enumerate()
+        .filter(|(i, _)| i % options.every.max(1) == 0)
+        .map(|(_, g)| g)
+        .collect();
+    writeln!(log, "read {} games", games.len())?;
+    let positions = frequent_positions(&games, options.plies, options.min_games);
+    writeln!(
+        log,
+        "{} positions of the first {} moves reached by at least {} games; searching each to depth {} with {} jobs",
+        positions.len(),
+        options.plies,
+        options.min_games,
+        options.depth,
+        options.jobs
+    )?;
+    let own = search_all(&positions, options.depth, options.jobs, log);
+    let scored = negamax(&own);
+    let raised = own
+        .iter()
+        .zip(&scored)
+        .filter(|((_, a), (_, b))| b > a)
+        .count();
+    let header = format!(
+        "reversi opening book v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro), one game in {} used\npositions: {}, of the first {} moves, each reached by at least {} games\nscores: search to depth {} (pattern evaluation, ProbCut), negamaxed through the book; {} raised by a book move\nrecords: player u64, opponent u64, score i16 (1/100 disc), little-endian, {} bytes each",
+        options.command,
+        options.games_dir.display(),
+        options.every.max(1),
+        scored.len(),
+        options.plies,
+        options.min_games,
+        options.depth,
+        raised,
+        RECORD
+    );
+    let bytes = book_bytes(&header, &scored);
+    std::fs::write(options.out, &bytes)?;
+    writeln!(
+        log,
+        "wrote {} ({} positions, {} bytes); {raised} scores raised by a book move",
+        options.out.display(),
+        scored.len(),
+        bytes.len()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::Book;
+
+    /// Three games of the Logistello archive: the first two share their
+    /// first 30 moves, the third only its first move.
+    const GAMES: &str = "\
++d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10
++d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-a6+b4-a5+a4-e8+b8-h7+g8-b7+g2-g3+h2-a1+f1-e2+h3-a3+a8-a7+h8-g7+a2-b1-g1+h1: +00 10
++d3-c5+c6-c3+c4-e3+d2-c2+e2-b4+b5-d1+f4-d6+f5-f2+b3-f6+f3-a6+e6-g3+a5-e7+f8-g6+g5-a3+a7-d7+c8-h5+g4-f7+c1-h4+g8-b2+h3-h2+e1-a4+a1-a8+h7-f1+c7-h6+h1-d8+e8-b8+b6-b7+a2-b1+g7-h8+g1-g2: -02 10
+";
+
+    #[test]
+    fn a_small_book_holds_what_the_games_share_and_negamaxes() {
+        let games = train::parse_logistello(GAMES);
+        // The first 10 moves' 11 positions of the first two games are
+        // reached twice (the start and d3 three times); the third game's
+        // 9 others once.
+        let twice = frequent_positions(&games, 10, 2);
+        assert_eq!(twice.len(), 11);
+        let once = frequent_positions(&games, 10, 1);
+        assert_eq!(once.len(), 11 + 9);
+        let own = search_all(&once, 2, 2, &mut io::sink());
+        let scored = negamax(&own);
+        let bytes = book_bytes("reversi opening book v1\ntest", &scored);
+        let book = Book::parse(&bytes).unwrap();
+        assert_eq!(book.len(), once.len());
+        for ((board, own_score), (_, score)) in own.iter().zip(&scored) {
+            // never below its own search, never below a move into the book
+            assert!(score >= own_score);
+            for sq in crate::bitboard::squares(board.moves()) {
+                if let Some(value) = book.value_after(&board.play(sq)) {
+                    assert!(*score >= value, "{board:?}");
+                }
+            }
+            // and equal to one of them
+            let raised_by_move = crate::bitboard::squares(board.moves())
+                .any(|sq| book.value_after(&board.play(sq)) == Some(*score));
+            assert!(score == own_score || raised_by_move);
+            if let Some(m) = book.choose(board) {
+                assert_eq!(book.value_after(&board.play(m.square)), Some(*score));
+            }
+        }
+        // The same games, searched again with one job: the same book.
+        let again = book_bytes(
+            "reversi opening book v1\ntest",
+            &negamax(&search_all(&once, 2, 1, &mut io::sink())),
+        );
+        assert_eq!(again, bytes);
+    }
+}
