@@ -32,7 +32,8 @@ const PERFT_FLAGS: &str = "convention= every-line";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
     "depth= move-time= hash= eval= probcut= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
-const TRAIN_FLAGS: &str = "games-dir= out= jobs= seed= epochs= every=";
+const TRAIN_FLAGS: &str = "games-dir= extra-games= out= jobs= seed= epochs= every=";
+const SELFPLAY_FLAGS: &str = "games= openings= depth= random= random-plies= seed= jobs=";
 const BIO97_FLAGS: &str = "strategy=";
 const BOOK_BUILD_FLAGS: &str = "games-dir= out= jobs= plies= min-games= depth= every=";
 const BOOK_SHOW_FLAGS: &str = "book=";
@@ -103,7 +104,7 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         stop,
         move_time: move_time_flag(args)?,
         probcut_t: probcut_flag(args)?,
-        book: match args.text("book").unwrap_or("on") {
+        book: match args.text("book").unwrap_or("off") {
             "on" => true,
             "off" => false,
             other => return Err(usage(format!("--book takes on or off, not '{other}'"))),
@@ -137,6 +138,7 @@ pub fn run(words: &[String]) -> ExitCode {
         "tournament" => tournament_command(&words[1..]),
         "train" => train_command(&words[1..]),
         "book" => book_command(&words[1..]),
+        "selfplay" => selfplay_command(&words[1..]),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -377,8 +379,10 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
     let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.weights"));
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let extra_games = args.text("extra-games").map(PathBuf::from);
     let options = crate::train::Options {
         games_dir: &games_dir,
+        extra_games: extra_games.as_deref(),
         out: &out,
         jobs: args.number("jobs")?.unwrap_or(cores),
         seed: args.number("seed")?.unwrap_or(1),
@@ -389,6 +393,47 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
     let mut log = io::stderr().lock();
     crate::train::run(&options, &mut log).map_err(|e| failed("train", e))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `reversi selfplay`: games to stdout, progress to stderr.
+fn selfplay_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, SELFPLAY_FLAGS)?;
+    args.no_positional()?;
+    let openings = match args.text("openings") {
+        None => Vec::new(),
+        Some(path) => {
+            let text = read_file(path)?;
+            // checked as the arena checks them, then kept as lines
+            Openings::parse(&text, 0).map_err(|e| failed(path, e))?;
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(String::from)
+                .collect()
+        }
+    };
+    let depth: u32 = args.number("depth")?.unwrap_or(6);
+    if !(1..=30).contains(&depth) {
+        return Err(usage("--depth: from 1 to 30"));
+    }
+    let random_percent: u32 = args.number("random")?.unwrap_or(10);
+    if random_percent > 100 {
+        return Err(usage("--random is a percentage, 0 to 100"));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let options = crate::selfplay::Options {
+        games: args
+            .number("games")?
+            .ok_or_else(|| usage("selfplay needs --games N"))?,
+        openings,
+        depth,
+        random_percent,
+        random_plies: args.number("random-plies")?.unwrap_or(30),
+        seed: args.number("seed")?.unwrap_or(1),
+        jobs: args.number::<usize>("jobs")?.unwrap_or(cores).max(1),
+    };
+    let mut log = io::stderr().lock();
+    report(|out| crate::selfplay::run(&options, &mut BufWriter::new(out), &mut log))
 }
 
 /// `reversi book build ...` or `reversi book show [MOVES] [--book FILE]`.

@@ -32,6 +32,7 @@
 //! | knockout, Elo pool, ladder | [`tournament`] |
 //! | perft, solve, bench, train, BIO'97 | [`perft`], [`solve`], [`bench`], [`train`], [`bio97`] |
 //! | building and showing the book | [`book::build`], [`book::inspect`] |
+//! | self-play games for training | [`selfplay`] |
 //! | the command line | [`cli`] |
 //!
 //! Dependencies point one way: bitboard <- movegen <- board <- {rules,
@@ -59,6 +60,7 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod solve;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -261,6 +261,9 @@ fn fit_stage(samples: &[([u32; FEATURES], f32)], epochs: u32, seed: u64) -> Vec<
 /// Options of `reversi train`.
 pub struct Options<'a> {
     pub games_dir: &'a Path,
+    /// More games, in the Logistello list's format (`reversi selfplay`
+    /// writes them), after the archives'.
+    pub extra_games: Option<&'a Path>,
     pub out: &'a Path,
     pub jobs: usize,
     pub seed: u64,
@@ -273,17 +276,24 @@ pub struct Options<'a> {
 
 /// The whole pipeline; progress and the held-out errors go to `log`.
 pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
+    // read first, so that a wrong path fails before the long reads
+    let extra = match options.extra_games {
+        Some(path) => parse_logistello(&std::fs::read_to_string(path)?),
+        None => Vec::new(),
+    };
     let wthor = read_wthor(&options.games_dir.join("wthor"))?;
     let logistello = read_logistello(&options.games_dir.join("logistello/logbook.gam.gz"))?;
     writeln!(
         log,
-        "read {} WTHOR games and {} Logistello games",
+        "read {} WTHOR games, {} Logistello games and {} more",
         wthor.len(),
-        logistello.len()
+        logistello.len(),
+        extra.len()
     )?;
     let games: Vec<Game> = wthor
         .into_iter()
         .chain(logistello)
+        .chain(extra)
         .enumerate()
         .filter(|(i, _)| i % options.every.max(1) == 0)
         .map(|(_, g)| g)
@@ -319,9 +329,12 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     drop(by_stage);
 
     let mut bytes = format!(
-        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro), one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
+        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
         options.command,
         options.games_dir.display(),
+        options
+            .extra_games
+            .map_or(String::new(), |p| format!(" and {}", p.display())),
         options.every.max(1)
     )
     .into_bytes();

@@ -28,6 +28,9 @@ fn wrong_usage_exits_2() {
         &["book", "show", "f5", "d6"],
         &["book", "show", "f5z9"],
         &["book", "show", "f5a1"],
+        &["selfplay"],
+        &["selfplay", "--games", "2", "--random", "101"],
+        &["selfplay", "--games", "1", "--depth", "0"],
     ] {
         let (code, stderr) = exit(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -52,6 +55,15 @@ fn a_missing_file_or_bad_data_exits_1() {
         &["book", "build", "--games-dir", "/nonexistent"],
         &["book", "show", "--book", "/nonexistent/openings.book"],
         &["book", "show", "--book", bad],
+        &[
+            "selfplay",
+            "--games",
+            "1",
+            "--openings",
+            "/nonexistent/xot.txt",
+        ],
+        &["selfplay", "--games", "1", "--openings", bad],
+        &["train", "--extra-games", "/nonexistent/games.txt"],
     ] {
         let (code, stderr) = exit(args);
         assert_eq!(code, 1, "{args:?}: {stderr}");
