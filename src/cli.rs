@@ -395,6 +395,18 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The `--depth D` of the tools that search many positions to a fixed
+/// depth (`selfplay`, `book build`): 1 to 30, since each extra ply
+/// multiplies their run time.
+fn fixed_depth(args: &Args, default: u32) -> Result<u32, CliError> {
+    let depth = args.number("depth")?.unwrap_or(default);
+    if (1..=30).contains(&depth) {
+        Ok(depth)
+    } else {
+        Err(usage("--depth: from 1 to 30"))
+    }
+}
+
 /// `reversi selfplay`: games to stdout, progress to stderr.
 fn selfplay_command(words: &[String]) -> Result<ExitCode, CliError> {
     let args = Args::parse(words, SELFPLAY_FLAGS)?;
@@ -412,10 +424,7 @@ fn selfplay_command(words: &[String]) -> Result<ExitCode, CliError> {
                 .collect()
         }
     };
-    let depth: u32 = args.number("depth")?.unwrap_or(6);
-    if !(1..=30).contains(&depth) {
-        return Err(usage("--depth: from 1 to 30"));
-    }
+    let depth = fixed_depth(&args, 6)?;
     let random_percent: u32 = args.number("random")?.unwrap_or(10);
     if random_percent > 100 {
         return Err(usage("--random is a percentage, 0 to 100"));
@@ -455,12 +464,9 @@ fn book_build(words: &[String]) -> Result<ExitCode, CliError> {
     let out = PathBuf::from(args.text("out").unwrap_or("src/book/openings.book"));
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let plies: u32 = args.number("plies")?.unwrap_or(20);
-    let depth: u32 = args.number("depth")?.unwrap_or(16);
+    let depth = fixed_depth(&args, 16)?;
     if plies > 60 {
         return Err(usage("--plies: a game has at most 60 moves"));
-    }
-    if !(1..=30).contains(&depth) {
-        return Err(usage("--depth: from 1 to 30"));
     }
     let options = crate::book::build::Options {
         games_dir: &games_dir,
