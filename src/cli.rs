@@ -198,12 +198,22 @@ fn report(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<ExitCo
     }
 }
 
+/// The machine's cores (1 if it cannot tell).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// `--jobs N` for the tools whose jobs are untimed searches (train, book
+/// build, selfplay): by default one per core, at least one.
+fn worker_jobs(args: &Args) -> Result<usize, CliError> {
+    Ok(args.number::<usize>("jobs")?.unwrap_or_else(cores).max(1))
+}
+
 /// `--jobs N`: games in parallel; by default one per core. Each game has one
 /// side thinking at a time, so a game per core keeps every reply on a core
 /// of its own.
 fn jobs_flag(args: &Args, command: &str) -> Result<usize, CliError> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let jobs = args.number::<usize>("jobs")?.unwrap_or(cores).max(1);
+    let (jobs, cores) = (worker_jobs(args)?, cores());
     if jobs > cores {
         eprintln!(
             "{command}: warning: {jobs} jobs on {cores} cores: programs will share cores, so replies \
@@ -378,13 +388,12 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
     args.no_positional()?;
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
     let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.weights"));
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let extra_games = args.text("extra-games").map(PathBuf::from);
     let options = crate::train::Options {
         games_dir: &games_dir,
         extra_games: extra_games.as_deref(),
         out: &out,
-        jobs: args.number("jobs")?.unwrap_or(cores),
+        jobs: worker_jobs(&args)?,
         seed: args.number("seed")?.unwrap_or(1),
         epochs: args.number("epochs")?.unwrap_or(6),
         every: args.number("every")?.unwrap_or(1),
@@ -429,7 +438,6 @@ fn selfplay_command(words: &[String]) -> Result<ExitCode, CliError> {
     if random_percent > 100 {
         return Err(usage("--random is a percentage, 0 to 100"));
     }
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let options = crate::selfplay::Options {
         games: args
             .number("games")?
@@ -439,7 +447,7 @@ fn selfplay_command(words: &[String]) -> Result<ExitCode, CliError> {
         random_percent,
         random_plies: args.number("random-plies")?.unwrap_or(30),
         seed: args.number("seed")?.unwrap_or(1),
-        jobs: args.number::<usize>("jobs")?.unwrap_or(cores).max(1),
+        jobs: worker_jobs(&args)?,
     };
     let mut log = io::stderr().lock();
     report(|out| crate::selfplay::run(&options, &mut BufWriter::new(out), &mut log))
@@ -462,7 +470,6 @@ fn book_build(words: &[String]) -> Result<ExitCode, CliError> {
     args.no_positional()?;
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
     let out = PathBuf::from(args.text("out").unwrap_or("src/book/openings.book"));
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let plies: u32 = args.number("plies")?.unwrap_or(20);
     let depth = fixed_depth(&args, 16)?;
     if plies > 60 {
@@ -471,7 +478,7 @@ fn book_build(words: &[String]) -> Result<ExitCode, CliError> {
     let options = crate::book::build::Options {
         games_dir: &games_dir,
         out: &out,
-        jobs: args.number::<usize>("jobs")?.unwrap_or(cores).max(1),
+        jobs: worker_jobs(&args)?,
         plies,
         min_games: args.number::<u32>("min-games")?.unwrap_or(10).max(1),
         depth,

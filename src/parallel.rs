@@ -8,8 +8,10 @@
 //! order jobs finish (job order with one worker), and may print or tally
 //! without locks.
 
+use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// Runs `work` on every item with `jobs` threads (at least one, at most one
 /// per item). Each thread first builds its own state with `init` (a
@@ -47,6 +49,50 @@ pub fn run<T, S, R>(
             done(i, result);
         }
     });
+}
+
+/// A line of progress for a long run of jobs (`done`/`total` `what`, the
+/// seconds so far), at most every [`Progress::EVERY`] and once at the end,
+/// so a run of thousands of small jobs does not flood the log.
+pub struct Progress {
+    verb: &'static str,
+    what: &'static str,
+    total: usize,
+    start: Instant,
+    last: Instant,
+}
+
+impl Progress {
+    pub const EVERY: Duration = Duration::from_secs(5);
+
+    /// For `total` jobs, reported as `{verb} {done}/{total} {what}, 12s`.
+    #[must_use]
+    pub fn new(verb: &'static str, total: usize, what: &'static str) -> Progress {
+        let now = Instant::now();
+        Progress {
+            verb,
+            what,
+            total,
+            start: now,
+            last: now,
+        }
+    }
+
+    /// Reports `done` jobs to `log` if it is time to (a log that fails
+    /// to take the line loses only the line).
+    pub fn report(&mut self, done: usize, log: &mut impl Write) {
+        if self.last.elapsed() >= Self::EVERY || done == self.total {
+            self.last = Instant::now();
+            let _ = writeln!(
+                log,
+                "{} {done}/{} {}, {:.0}s",
+                self.verb,
+                self.total,
+                self.what,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
 }
 
 /// `work` on every item with `jobs` threads; the results in item order.

@@ -13,6 +13,7 @@
 use crate::bitboard::{self, Square};
 use crate::board::{Board, Color};
 use crate::eval::Evaluator;
+use crate::parallel::Progress;
 use crate::search::{Limits, Searcher};
 use std::io::{self, Write};
 
@@ -119,8 +120,7 @@ pub fn run(options: &Options, out: &mut impl Write, log: &mut impl Write) -> io:
     let mut finished: Vec<Option<Played>> = vec![None; options.games];
     let mut written = 0;
     let mut result = Ok(());
-    let start = std::time::Instant::now();
-    let mut last_report = start;
+    let mut progress = Progress::new("played", options.games, "games");
     crate::parallel::run(
         options.jobs,
         &indices,
@@ -137,17 +137,7 @@ pub fn run(options: &Options, out: &mut impl Write, log: &mut impl Write) -> io:
                 }
                 written += 1;
             }
-            if last_report.elapsed() >= std::time::Duration::from_secs(5)
-                || written == options.games
-            {
-                last_report = std::time::Instant::now();
-                let _ = writeln!(
-                    log,
-                    "played {written}/{} games, {:.0}s",
-                    options.games,
-                    start.elapsed().as_secs_f64()
-                );
-            }
+            progress.report(written, log);
         },
     );
     result?;

@@ -23,6 +23,7 @@ use crate::bitboard::Square;
 use crate::board::Board;
 use crate::eval::pattern::{self, FEATURES, STAGES, STAGE_SIZE, WEIGHT_SCALE};
 use crate::eval::{hand, Evaluator, DISC};
+use crate::parallel::Progress;
 use crate::search::Searcher;
 use std::io::{self, Write};
 use std::path::Path;
@@ -104,6 +105,34 @@ pub fn read_logistello(path: &Path) -> io::Result<Vec<Game>> {
     Ok(parse_logistello(&String::from_utf8_lossy(&out.stdout)))
 }
 
+/// The games of both archives under `games_dir` (WTHOR's, then
+/// Logistello's), then `extra`; one in `every` of them (1: all), the
+/// counts read written to `log`. What `train` and `book build` learn from.
+pub fn read_games(
+    games_dir: &Path,
+    extra: Vec<Game>,
+    every: usize,
+    log: &mut impl Write,
+) -> io::Result<Vec<Game>> {
+    let wthor = read_wthor(&games_dir.join("wthor"))?;
+    let logistello = read_logistello(&games_dir.join("logistello/logbook.gam.gz"))?;
+    writeln!(
+        log,
+        "read {} WTHOR games, {} Logistello games and {} more",
+        wthor.len(),
+        logistello.len(),
+        extra.len()
+    )?;
+    Ok(wthor
+        .into_iter()
+        .chain(logistello)
+        .chain(extra)
+        .enumerate()
+        .filter(|(i, _)| i % every.max(1) == 0)
+        .map(|(_, g)| g)
+        .collect())
+}
+
 /// The positions of `game`, each with whether black is to move there (only
 /// positions where the side to move has a move, the final one aside), or
 /// `None` if a move is illegal.
@@ -167,8 +196,7 @@ fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
 /// samples, each in game order.
 pub fn label_all(games: &[Game], jobs: usize, log: &mut impl Write) -> (Vec<Sample>, Vec<Sample>) {
     let mut results: Vec<Vec<Sample>> = vec![Vec::new(); games.len()];
-    let start = std::time::Instant::now();
-    let mut last_report = start;
+    let mut progress = Progress::new("labelled", games.len(), "games");
     let mut done = 0;
     crate::parallel::run(
         jobs,
@@ -178,15 +206,7 @@ pub fn label_all(games: &[Game], jobs: usize, log: &mut impl Write) -> (Vec<Samp
         |i, samples| {
             results[i] = samples;
             done += 1;
-            if last_report.elapsed() >= std::time::Duration::from_secs(5) || done == games.len() {
-                last_report = std::time::Instant::now();
-                let _ = writeln!(
-                    log,
-                    "labelled {done}/{} games, {:.0}s",
-                    games.len(),
-                    start.elapsed().as_secs_f64()
-                );
-            }
+            progress.report(done, log);
         },
     );
     let (mut train, mut test) = (Vec::new(), Vec::new());
@@ -281,23 +301,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         Some(path) => parse_logistello(&std::fs::read_to_string(path)?),
         None => Vec::new(),
     };
-    let wthor = read_wthor(&options.games_dir.join("wthor"))?;
-    let logistello = read_logistello(&options.games_dir.join("logistello/logbook.gam.gz"))?;
-    writeln!(
-        log,
-        "read {} WTHOR games, {} Logistello games and {} more",
-        wthor.len(),
-        logistello.len(),
-        extra.len()
-    )?;
-    let games: Vec<Game> = wthor
-        .into_iter()
-        .chain(logistello)
-        .chain(extra)
-        .enumerate()
-        .filter(|(i, _)| i % options.every.max(1) == 0)
-        .map(|(_, g)| g)
-        .collect();
+    let games = read_games(options.games_dir, extra, options.every, log)?;
     writeln!(
         log,
         "labelling {} games with {} jobs (solving at {SOLVE_EMPTIES} empties)",

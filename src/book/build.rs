@@ -17,6 +17,7 @@
 use super::{canonical, value_after, RECORD};
 use crate::board::Board;
 use crate::eval::Score;
+use crate::parallel::Progress;
 use crate::search::{Limits, Searcher};
 use crate::train::{self, Game};
 use std::collections::HashMap;
@@ -136,8 +137,7 @@ pub fn search_all(
     log: &mut impl Write,
 ) -> Vec<(Board, Score)> {
     let mut scores = vec![0; positions.len()];
-    let start = std::time::Instant::now();
-    let mut last_report = start;
+    let mut progress = Progress::new("searched", positions.len(), "positions");
     let mut done = 0;
     crate::parallel::run(
         jobs,
@@ -147,16 +147,7 @@ pub fn search_all(
         |i, score| {
             scores[i] = score;
             done += 1;
-            if last_report.elapsed() >= std::time::Duration::from_secs(5) || done == positions.len()
-            {
-                last_report = std::time::Instant::now();
-                let _ = writeln!(
-                    log,
-                    "searched {done}/{} positions, {:.0}s",
-                    positions.len(),
-                    start.elapsed().as_secs_f64()
-                );
-            }
+            progress.report(done, log);
         },
     );
     positions.iter().copied().zip(scores).collect()
@@ -165,16 +156,7 @@ pub fn search_all(
 /// The whole build; progress goes to `log`.
 pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     crate::eval::pattern::prepare();
-    let wthor = train::read_wthor(&options.games_dir.join("wthor"))?;
-    let logistello = train::read_logistello(&options.games_dir.join("logistello/logbook.gam.gz"))?;
-    let games: Vec<Game> = wthor
-        .into_iter()
-        .chain(logistello)
-        .enumerate()
-        .filter(|(i, _)| i % options.every.max(1) == 0)
-        .map(|(_, g)| g)
-        .collect();
-    writeln!(log, "read {} games", games.len())?;
+    let games = train::read_games(options.games_dir, Vec::new(), options.every, log)?;
     let positions = frequent_positions(&games, options.plies, options.min_games);
     writeln!(
         log,
