@@ -172,25 +172,38 @@ impl Openings {
 /// side to move; `None` if a move is illegal.
 #[must_use]
 pub fn opening_position(line: &str) -> Option<(Board, Color)> {
+    replay_moves(line).ok()
+}
+
+/// The position after `moves` (squares written one after another, as
+/// `f5d6`, either case) from the standard start, passing before a move
+/// wherever the side to move has none, and the side to move; an error
+/// names the first move that cannot be played.
+pub fn replay_moves(moves: &str) -> Result<(Board, Color), String> {
     let mut board = Board::start();
     let mut color = Color::Black;
-    let bytes = line.trim().as_bytes();
+    let bytes = moves.trim().as_bytes();
     if !bytes.len().is_multiple_of(2) {
-        return None;
+        return Err(format!(
+            "'{moves}': moves are two characters each, like f5d6"
+        ));
     }
-    for pair in bytes.chunks(2) {
-        let sq = crate::bitboard::Square::from_letter_digit(pair[0], pair[1])?;
+    for (i, pair) in bytes.chunks(2).enumerate() {
+        let text = String::from_utf8_lossy(pair);
+        let Some(sq) = crate::bitboard::Square::from_letter_digit(pair[0], pair[1]) else {
+            return Err(format!("move {}: '{text}' is not a square", i + 1));
+        };
         if !board.has_moves() {
             board = board.pass();
             color = color.other();
         }
         if !board.is_legal(sq) {
-            return None;
+            return Err(format!("move {}: {text} is not legal there", i + 1));
         }
         board = board.play(sq);
         color = color.other();
     }
-    Some((board, color))
+    Ok((board, color))
 }
 
 /// One game to play: entrant indices and where it starts.

@@ -239,18 +239,9 @@ mod tests {
         assert_ne!(canonical(&after("f5d6")), canonical(&after("f5f6")));
     }
 
-    /// A book of `entries` (position, score), written as the builder does.
+    /// A book of `entries` (position, score), as the builder writes one.
     fn book_bytes(entries: &[(Board, Score)]) -> Vec<u8> {
-        let mut records: Vec<((u64, u64), Score)> =
-            entries.iter().map(|(b, s)| (canonical(b), *s)).collect();
-        records.sort_unstable();
-        let mut bytes = b"reversi opening book v1\ntest\n\n".to_vec();
-        for ((p, o), s) in records {
-            bytes.extend_from_slice(&p.to_le_bytes());
-            bytes.extend_from_slice(&o.to_le_bytes());
-            bytes.extend_from_slice(&(s as i16).to_le_bytes());
-        }
-        bytes
+        build::book_bytes("reversi opening book v1\ntest", entries)
     }
 
     #[test]

@@ -1,42 +1,22 @@
 //! `reversi book show`: what the book knows about a position.
 
 use super::Book;
-use crate::bitboard::{self, Square};
+use crate::arena::replay_moves;
+use crate::bitboard;
 use crate::board::{Board, Color};
 use crate::eval::{Score, DISC};
 use std::io::{self, Write};
 
-/// The position after `moves` (squares written one after another, `f5d6`),
-/// passing wherever the side to move has no move, and who is to move
-/// there; an error names the first move that cannot be played.
+/// The position after `moves` ([`replay_moves`]), passing at the end too
+/// where the side to move has no move, so the position shown is the one
+/// the book would be asked about.
 pub fn position_after(moves: &str) -> Result<(Board, Color), String> {
-    let (mut board, mut color) = (Board::start(), Color::Black);
-    let bytes = moves.as_bytes();
-    if !bytes.len().is_multiple_of(2) {
-        return Err(format!(
-            "'{moves}': moves are two characters each, like f5d6"
-        ));
-    }
-    for (i, pair) in bytes.chunks(2).enumerate() {
-        let text = std::str::from_utf8(pair).unwrap_or("??");
-        let Some(sq) = Square::parse(text) else {
-            return Err(format!("move {}: '{text}' is not a square", i + 1));
-        };
-        if !board.has_moves() && board.pass().has_moves() {
-            board = board.pass();
-            color = color.other();
-        }
-        if !board.is_legal(sq) {
-            return Err(format!("move {}: {text} is not legal there", i + 1));
-        }
-        board = board.play(sq);
-        color = color.other();
-    }
-    if !board.has_moves() && board.pass().has_moves() {
-        board = board.pass();
-        color = color.other();
-    }
-    Ok((board, color))
+    let (board, color) = replay_moves(moves)?;
+    Ok(if !board.has_moves() && board.pass().has_moves() {
+        (board.pass(), color.other())
+    } else {
+        (board, color)
+    })
 }
 
 fn discs(score: Score) -> String {
