@@ -32,7 +32,7 @@ const PERFT_FLAGS: &str = "convention= every-line";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
     "depth= move-time= hash= eval= probcut= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
-const TRAIN_FLAGS: &str = "games-dir= extra-games= out= jobs= seed= epochs= every=";
+const TRAIN_FLAGS: &str = "games-dir= extra-games= out= jobs= seed= epochs= every= overlap=";
 const SELFPLAY_FLAGS: &str = "games= openings= depth= random= random-plies= seed= jobs=";
 const BIO97_FLAGS: &str = "strategy=";
 const BOOK_BUILD_FLAGS: &str = "games-dir= out= jobs= plies= min-games= depth= every=";
@@ -397,6 +397,7 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
         seed: args.number("seed")?.unwrap_or(1),
         epochs: args.number("epochs")?.unwrap_or(6),
         every: args.number("every")?.unwrap_or(1),
+        overlap: args.number("overlap")?.unwrap_or(0),
         command: format!("reversi train {}", words.join(" ")),
     };
     let mut log = io::stderr().lock();

@@ -278,6 +278,15 @@ fn fit_stage(samples: &[([u32; FEATURES], f32)], epochs: u32, seed: u64) -> Vec<
     weights
 }
 
+/// The stages whose tables a position of `empties` empties trains: its
+/// own, and those with a count in their band within `overlap` empties of
+/// it. Neighbouring stages then share the positions near their border, so
+/// a position's score changes less where a search crosses from one stage
+/// into the next.
+fn stages_trained_by(empties: u32, overlap: u32) -> std::ops::RangeInclusive<usize> {
+    pattern::stage(empties.saturating_sub(overlap))..=pattern::stage(empties + overlap)
+}
+
 /// Options of `reversi train`.
 pub struct Options<'a> {
     pub games_dir: &'a Path,
@@ -290,6 +299,9 @@ pub struct Options<'a> {
     pub epochs: u32,
     /// Use one game in this many (1: all), for a quicker run.
     pub every: usize,
+    /// A position also trains the stages whose bands come within this
+    /// many empties of its own count (see [`stages_trained_by`]).
+    pub overlap: u32,
     /// The command line, recorded in the weights' header.
     pub command: String,
 }
@@ -319,8 +331,10 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     // Group by stage and fit, a stage per job.
     let mut by_stage: Vec<Vec<([u32; FEATURES], f32)>> = vec![Vec::new(); STAGES];
     for s in &train {
-        by_stage[pattern::stage(s.board.empty_count())]
-            .push((pattern::features(&s.board), f32::from(s.label)));
+        let features = pattern::features(&s.board);
+        for stage in stages_trained_by(s.board.empty_count(), options.overlap) {
+            by_stage[stage].push((features, f32::from(s.label)));
+        }
     }
     let stages: Vec<usize> = (0..STAGES).collect();
     let fitted = crate::parallel::map(options.jobs, &stages, |&stage| {
@@ -333,13 +347,14 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     drop(by_stage);
 
     let mut bytes = format!(
-        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
+        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line\nstage overlap: {} empties\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
         options.command,
         options.games_dir.display(),
         options
             .extra_games
             .map_or(String::new(), |p| format!(" and {}", p.display())),
-        options.every.max(1)
+        options.every.max(1),
+        options.overlap
     )
     .into_bytes();
     for w in &fitted {
@@ -361,9 +376,15 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     // Held-out error, with the quantized weights just written.
     let tables = &bytes[pattern::tables_start(&bytes).expect("header written above")..];
     writeln!(log, "held-out mean absolute error, discs:")?;
-    writeln!(log, "stage empties positions trained hand hand-scaled")?;
+    // "embedded": the weights this binary was built with, on the same
+    // positions, to compare a new fit with the one in use.
+    let embedded = pattern::tables();
+    writeln!(
+        log,
+        "stage empties positions trained embedded hand hand-scaled"
+    )?;
     for stage in 0..STAGES {
-        let (mut n, mut trained, mut by_hand) = (0u64, 0f64, 0f64);
+        let (mut n, mut trained, mut in_use, mut by_hand) = (0u64, 0f64, 0f64, 0f64);
         // The hand evaluation is not calibrated in discs: also give it the
         // best scale factor for these very positions (a generous reading).
         let (mut hy, mut hh) = (0f64, 0f64);
@@ -384,6 +405,8 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
             let sum = pattern::weight_sum(tables, &s.board);
             let label = f64::from(s.label);
             trained += (f64::from(sum) / f64::from(WEIGHT_SCALE) - label).abs();
+            let sum = pattern::weight_sum(embedded, &s.board);
+            in_use += (f64::from(sum) / f64::from(WEIGHT_SCALE) - label).abs();
             let h = f64::from(hand::evaluate(&s.board)) / f64::from(DISC);
             by_hand += (h - label).abs();
             scaled += (k * h - label).abs();
@@ -394,8 +417,9 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         let n_f = n.max(1) as f64;
         writeln!(
             log,
-            "{stage:5} {low:3}-{high:<3} {n:9} {:7.2} {:5.2} {:11.2}",
+            "{stage:5} {low:3}-{high:<3} {n:9} {:7.2} {:8.2} {:5.2} {:11.2}",
             trained / n_f,
+            in_use / n_f,
             by_hand / n_f,
             scaled / n_f
         )?;
@@ -420,6 +444,20 @@ mod tests {
         // -04: black minus white; 60 moves fill the board. The last
         // position's side to move is black (b7 was white's move).
         assert_eq!(last.final_score(), -4);
+    }
+
+    #[test]
+    fn a_position_trains_the_stages_within_the_overlap() {
+        // Bands: 11-15 is stage 0, 16-20 stage 1, 21-25 stage 2 ...
+        let stages = |empties, overlap| stages_trained_by(empties, overlap).collect::<Vec<_>>();
+        assert_eq!(stages(16, 0), [1]);
+        assert_eq!(stages(20, 0), [1]);
+        assert_eq!(stages(16, 2), [0, 1]);
+        assert_eq!(stages(18, 2), [1]);
+        assert_eq!(stages(19, 2), [1, 2]);
+        assert_eq!(stages(11, 2), [0]);
+        assert_eq!(stages(60, 2), [9]);
+        assert_eq!(stages(30, 6), [2, 3, 4, 5]);
     }
 
     #[test]

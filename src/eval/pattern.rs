@@ -307,7 +307,7 @@ pub fn header() -> &'static str {
 }
 
 /// The table bytes: `STAGES * STAGE_SIZE` little-endian `i16`s.
-fn tables() -> &'static [u8] {
+pub(crate) fn tables() -> &'static [u8] {
     TABLES_START.map_or(&[], |start| &WEIGHTS_FILE[start..])
 }
 
