@@ -34,9 +34,6 @@ const REPLY_COST: Score = 150;
 /// costs more than the cut-offs save.
 const ETC_DEPTH: u32 = 3;
 
-/// The corners, which count twice in a reply count.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-
 /// A rough value of each square for ordering shallow nodes: corners first,
 /// X- and C-squares last.
 #[rustfmt::skip]
@@ -309,7 +306,7 @@ fn order(
             let key = if index as u8 == tt_move {
                 INFINITY
             } else if depth >= EVAL_ORDERING_DEPTH {
-                let reply_count = replies.count_ones() + (replies & CORNERS).count_ones();
+                let reply_count = replies.count_ones() + (replies & bitboard::CORNERS).count_ones();
                 -s.eval
                     .evaluate_after(board, indices, index, &child, replies)
                     - REPLY_COST * reply_count as Score
