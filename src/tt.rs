@@ -229,6 +229,33 @@ impl Table {
             | (u64::from(self.age) << 40);
     }
 
+    /// The enhanced transposition cut-off, for both searches: the first of
+    /// `board`'s `children` (each with the move that leads to it) whose
+    /// entry, at least `child_depth` deep, bounds its score at `-beta` or
+    /// under refutes beta before any child is searched. Its score, from
+    /// `board`'s side, is stored as `board`'s lower bound at `depth` and
+    /// returned.
+    #[inline]
+    pub fn refutation(
+        &mut self,
+        board: &Board,
+        children: impl Iterator<Item = (u8, Board)>,
+        child_depth: u8,
+        depth: u8,
+        beta: i32,
+    ) -> Option<i32> {
+        for (best, child) in children {
+            let Some(entry) = self.probe(&child) else {
+                continue;
+            };
+            if entry.depth >= child_depth && entry.bound != Bound::Lower && -entry.score >= beta {
+                self.store(board, -entry.score, Bound::Lower, depth, best);
+                return Some(-entry.score);
+            }
+        }
+        None
+    }
+
     /// Asks the processor to bring `board`'s bucket into the cache, so that
     /// a probe soon after does not wait on memory: the solver probes every
     /// child of a deep node (enhanced transposition cut-off) right after

@@ -708,18 +708,13 @@ fn deep(
     // beta ends the search before any of them is searched. Children of
     // [`DEPTH_TO_SHALLOW`] empties or fewer are never stored, so one above
     // that there is nothing to look up.
+    // Exact entries hold whole discs (times DISC), as this layer stores.
     if board.empty_count() > DEPTH_TO_SHALLOW + 1 {
-        for &(index, child, _) in &list {
-            if let Some(entry) = s.tt.probe(&child) {
-                if entry.depth == DEPTH_EXACT
-                    && entry.bound != Bound::Lower
-                    && -entry.score / DISC >= beta
-                {
-                    let score = -entry.score / DISC;
-                    s.tt.store(board, score * DISC, Bound::Lower, DEPTH_EXACT, index);
-                    return score;
-                }
-            }
+        let children = list.iter().map(|&(index, child, _)| (index, child));
+        if let Some(score) =
+            s.tt.refutation(board, children, DEPTH_EXACT, DEPTH_EXACT, beta * DISC)
+        {
+            return score / DISC;
         }
     }
     let mut best = NO_SCORE;

@@ -142,7 +142,11 @@ fn node(
     }
     let mut list = order(s, board, indices, moves, tt_move, depth);
     if depth >= ETC_DEPTH {
-        if let Some(score) = known_refutation(s, board, &list, depth, beta) {
+        let children = list.iter().map(|&(index, child, _, _)| (index, child));
+        let stored_depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
+        if let Some(score) =
+            s.tt.refutation(board, children, stored_depth - 1, stored_depth, beta)
+        {
             return score;
         }
     }
@@ -187,32 +191,6 @@ fn node(
     let depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
     s.tt.store(board, best_score, bound, depth, best_move);
     best_score
-}
-
-/// The enhanced transposition cut-off: a child whose table entry, at
-/// least `depth - 1` deep, bounds its score from above at `-beta` or less
-/// refutes beta already; its score is stored as the node's lower bound.
-fn known_refutation(
-    s: &mut Searcher,
-    board: &Board,
-    list: &MoveList<Candidate>,
-    depth: u32,
-    beta: Score,
-) -> Option<Score> {
-    for &(index, child, _, _) in list.iter() {
-        let Some(entry) = s.tt.probe(&child) else {
-            continue;
-        };
-        if u32::from(entry.depth) + 1 >= depth
-            && entry.bound != Bound::Lower
-            && -entry.score >= beta
-        {
-            let depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
-            s.tt.store(board, -entry.score, Bound::Lower, depth, index);
-            return Some(-entry.score);
-        }
-    }
-    None
 }
 
 /// A node one ply from the leaves: each move's position is evaluated as
