@@ -9,7 +9,12 @@
 //!    game gets that score, from its own side's view. The label is thus
 //!    "what the game's line of play is worth with perfect play from near
 //!    its end": it removes the late mistakes of human games, and costs one
-//!    small solve a game. Games that stop early without ending are skipped.
+//!    small solve a game. A WTHOR record also gives the perfect-play score
+//!    of its game's position at 24 empties (its "theoretical score",
+//!    computed when the archive was made); the positions up to that one
+//!    take it instead, which removes the mistakes made between 24 and 12
+//!    empties too. Games that stop early without ending are skipped, but
+//!    for their positions that a theoretical score labels.
 //! 3. Fit each stage's tables by stochastic gradient descent on the squared
 //!    error, in an order shuffled by the seed, one stage per job.
 //! 4. Hold out every `HOLD_OUT`-th game (by its place in the archives) and
@@ -37,8 +42,43 @@ pub const HOLD_OUT: usize = 20;
 /// A game as a move list (`None` never appears: passes are implied).
 pub type Game = Vec<Square>;
 
+/// A game as its archive records it: the moves and, where the archive
+/// gives it, the perfect-play score of one of its positions.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    pub game: Game,
+    pub theory: Option<Theory>,
+}
+
+/// The exact score of a game's position at `empties` empties, in discs
+/// from black's view (WTHOR's "theoretical score").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theory {
+    pub empties: u32,
+    pub black: i8,
+}
+
+impl Record {
+    /// A record with no score beside its moves.
+    #[must_use]
+    pub fn moves(game: Game) -> Record {
+        Record { game, theory: None }
+    }
+}
+
 /// Reads the WTHOR `.wtb` files of `dir`, in name order.
 pub fn read_wthor(dir: &Path) -> io::Result<Vec<Game>> {
+    Ok(read_wthor_records(dir)?
+        .into_iter()
+        .map(|r| r.game)
+        .collect())
+}
+
+/// [`read_wthor`], with each record's theoretical score: its byte 7 is
+/// black's disc count with perfect play (empties to the winner) from the
+/// position with as many empties as the file header's byte 14 says (24 in
+/// these files; 0 would mean none was computed).
+pub fn read_wthor_records(dir: &Path) -> io::Result<Vec<Record>> {
     let mut names: Vec<_> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -51,6 +91,7 @@ pub fn read_wthor(dir: &Path) -> io::Result<Vec<Game>> {
         let count = bytes
             .get(4..8)
             .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let depth = bytes.get(14).map_or(0, |&d| u32::from(d));
         for record in bytes
             .get(16..)
             .unwrap_or(&[])
@@ -64,7 +105,14 @@ pub fn read_wthor(dir: &Path) -> io::Result<Vec<Game>> {
                     Square::from_file_rank((m % 10).wrapping_sub(1), (m / 10).wrapping_sub(1))
                 })
                 .collect();
-            games.push(moves);
+            let theory = (1..=60).contains(&depth) && record[7] <= 64;
+            games.push(Record {
+                game: moves,
+                theory: theory.then(|| Theory {
+                    empties: depth,
+                    black: (2 * i32::from(record[7]) - 64) as i8,
+                }),
+            });
         }
     }
     Ok(games)
@@ -113,8 +161,8 @@ pub fn read_games(
     extra: Vec<Game>,
     every: usize,
     log: &mut impl Write,
-) -> io::Result<Vec<Game>> {
-    let wthor = read_wthor(&games_dir.join("wthor"))?;
+) -> io::Result<Vec<Record>> {
+    let wthor = read_wthor_records(&games_dir.join("wthor"))?;
     let logistello = read_logistello(&games_dir.join("logistello/logbook.gam.gz"))?;
     writeln!(
         log,
@@ -125,8 +173,7 @@ pub fn read_games(
     )?;
     Ok(wthor
         .into_iter()
-        .chain(logistello)
-        .chain(extra)
+        .chain(logistello.into_iter().chain(extra).map(Record::moves))
         .enumerate()
         .filter(|(i, _)| i % every.max(1) == 0)
         .map(|(_, g)| g)
@@ -170,31 +217,54 @@ pub struct Sample {
 
 /// Labels the positions of one game (see the module doc); empty when the
 /// game is unusable.
-fn label_game(searcher: &mut Searcher, game: &Game) -> Vec<Sample> {
-    let Some(positions) = replay(game) else {
+fn label_game(searcher: &mut Searcher, record: &Record) -> Vec<Sample> {
+    let Some(positions) = replay(&record.game) else {
         return Vec::new();
     };
-    let solve_at = positions
+    let for_side = |black: bool, black_score: i32| if black { black_score } else { -black_score };
+    // Up to the position the theoretical score is for (each move fills one
+    // square, so a game that gets that far has it), that score.
+    let (mut samples, rest) = match record.theory.and_then(|theory| {
+        let at = positions
+            .iter()
+            .position(|(b, _)| b.empty_count() <= theory.empties)?;
+        (positions[at].0.empty_count() == theory.empties).then_some((at, theory.black))
+    }) {
+        Some((at, black_score)) => (
+            positions[..=at]
+                .iter()
+                .map(|&(board, black)| Sample {
+                    board,
+                    label: for_side(black, i32::from(black_score)) as i8,
+                })
+                .collect(),
+            &positions[at + 1..],
+        ),
+        None => (Vec::new(), &positions[..]),
+    };
+    let solve_at = rest
         .iter()
         .position(|(b, _)| b.empty_count() <= SOLVE_EMPTIES || b.is_game_over());
     let Some(solve_at) = solve_at else {
-        return Vec::new(); // stopped early (resigned, or recorded in part)
+        return samples; // stopped early (resigned, or recorded in part)
     };
-    let (target, target_black) = positions[solve_at];
+    let (target, target_black) = rest[solve_at];
     searcher.new_game();
-    let score = searcher.exact_score(&target);
-    positions[..solve_at]
-        .iter()
-        .map(|&(board, black)| Sample {
-            board,
-            label: (if black == target_black { score } else { -score }) as i8,
-        })
-        .collect()
+    let score = for_side(target_black, searcher.exact_score(&target));
+    samples.extend(rest[..solve_at].iter().map(|&(board, black)| Sample {
+        board,
+        label: for_side(black, score) as i8,
+    }));
+    samples
 }
 
 /// Labels every game with `jobs` threads; returns (training, held-out)
 /// samples, each in game order.
-pub fn label_all(games: &[Game], jobs: usize, log: &mut impl Write) -> (Vec<Sample>, Vec<Sample>) {
+pub fn label_all(
+    games: &[Record],
+    jobs: usize,
+    log: &mut impl Write,
+) -> (Vec<Sample>, Vec<Sample>) {
     let mut results: Vec<Vec<Sample>> = vec![Vec::new(); games.len()];
     let mut progress = Progress::new("labelled", games.len(), "games");
     let mut done = 0;
@@ -347,7 +417,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     drop(by_stage);
 
     let mut bytes = format!(
-        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line\nstage overlap: {} empties\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
+        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line; WTHOR's theoretical score before it\nstage overlap: {} empties\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
         options.command,
         options.games_dir.display(),
         options
@@ -465,7 +535,7 @@ mod tests {
         let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
         let game = &parse_logistello(line)[0];
         let mut s = Searcher::new(1, Evaluator::Hand);
-        let samples = label_game(&mut s, game);
+        let samples = label_game(&mut s, &Record::moves(game.clone()));
         // Every position before the solve point is labelled; the last of
         // them is one move from it, so its label is minus the solved score
         // of the next position (no pass in this game).

@@ -156,7 +156,11 @@ pub fn search_all(
 /// The whole build; progress goes to `log`.
 pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     crate::eval::pattern::prepare();
-    let games = train::read_games(options.games_dir, Vec::new(), options.every, log)?;
+    let games: Vec<train::Game> =
+        train::read_games(options.games_dir, Vec::new(), options.every, log)?
+            .into_iter()
+            .map(|r| r.game)
+            .collect();
     let positions = frequent_positions(&games, options.plies, options.min_games);
     writeln!(
         log,
