@@ -3,36 +3,73 @@
 //!
 //! A thread per child reads its stdout and timestamps every line the moment
 //! it arrives, so a reply's time is measured from our flushed write to its
-//! arrival, not including whatever the referee does in between.
+//! arrival, not including whatever the referee does in between. What the
+//! referee holds of a program is bounded whatever it writes: a line is kept
+//! up to [`LINE_LIMIT`] bytes, and at most [`LINES_AHEAD`] lines wait to be
+//! read (a program that writes faster waits on its pipe).
+//!
+//! The command line runs as a shell runs it (`sh -c`), so `cd DIR &&
+//! ./bot` and `VAR=x ./bot` work, in a process group of its own, which is
+//! ended whole: nothing the program started outlives it.
 
 use crate::clock::MOVE_TIME_ENV;
-use std::io::{self, BufRead, BufReader, Write};
+pub use crate::protocol::quote;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Time for `OK` after `DONE`, in every referee here: start-up is not a
+/// move (the handout times only `BEGIN` and `TURN`), and a program in a
+/// slow language may take a while to load, but one that never answers must
+/// not hang the match.
+pub const SETUP_LIMIT: Duration = Duration::from_secs(5);
+
+/// Time to exit, with status 0, after `END` (the handout's rule).
+pub const EXIT_LIMIT: Duration = Duration::from_secs(1);
+
+/// The longest line kept, in bytes, as the bot caps its own input: the
+/// rest of a longer line is read and dropped.
+pub const LINE_LIMIT: usize = 4096;
+
+/// Lines read ahead of the referee, at most.
+const LINES_AHEAD: usize = 16;
+
+/// How long a program that closed its output gets to exit, so that its
+/// exit status can be reported.
+const EXIT_WAIT: Duration = Duration::from_millis(200);
 
 /// Why a reply did not come.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
     /// No reply within the limit.
     Late(Duration),
-    /// The program closed its output or died.
-    Crashed,
-    /// The line could not be written to the program.
+    /// The program closed its output or died: how it ended, as far as is
+    /// known (its exit status and last line of stderr).
+    Crashed(String),
+    /// The line could not be written to the program (why, and how it
+    /// ended where it did).
     Unwritable(String),
+    /// A line the program wrote before it was asked for one.
+    Unasked(String),
 }
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Late(limit) => write!(f, "no reply within {} ms", limit.as_millis()),
-            Failure::Crashed => write!(f, "crashed or closed its output"),
+            Failure::Crashed(how) if how.is_empty() => write!(f, "crashed or closed its output"),
+            Failure::Crashed(how) => write!(f, "crashed or closed its output ({how})"),
             Failure::Unwritable(e) => write!(f, "could not be written to: {e}"),
+            Failure::Unasked(line) => write!(f, "output nobody asked for: {}", quote(line)),
         }
     }
 }
 
+/// A line of output as the reader thread saw it.
 enum Line {
     Text(String),
     Eof,
@@ -42,6 +79,10 @@ pub struct Program {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, Line)>,
+    /// The last line the program wrote to stderr (shortened).
+    last_error: Arc<Mutex<String>>,
+    /// Its exit status, once known.
+    status: Option<ExitStatus>,
 }
 
 /// Resolves a leading `self` in a command to this executable, so matches can
@@ -60,9 +101,59 @@ pub fn resolve_self(command: &str) -> String {
     }
 }
 
+/// Reads one line of at most `limit` bytes (the rest of a longer line is
+/// consumed and dropped), without its line end; `None` at end of output
+/// with nothing read.
+fn read_bounded(reader: &mut impl BufRead, limit: usize) -> Option<Vec<u8>> {
+    let mut line = Vec::new();
+    let mut any = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return any.then_some(line),
+        };
+        if buf.is_empty() {
+            return any.then_some(line);
+        }
+        any = true;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..newline.unwrap_or(buf.len())];
+        let room = limit.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        reader.consume(used);
+        if newline.is_some() {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            return Some(line);
+        }
+    }
+}
+
+/// Sends every signal `signal` to process group `group`.
+fn signal_group(group: u32, signal: i32) {
+    extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    if let Ok(pid) = i32::try_from(group) {
+        // SAFETY: kill(2) takes any numbers; a negative pid names a group,
+        // and the group is the one this program was started in.
+        unsafe {
+            kill(-pid, signal);
+        }
+    }
+}
+
+/// SIGKILL.
+const KILL: i32 = 9;
+
 impl Program {
-    /// Starts `command` through `sh -c`, so a command line may carry flags,
-    /// quotes and redirections. Its stderr goes to `stderr_file`, or nowhere.
+    /// Starts `command` as `sh -c` would run it, so a command line may
+    /// carry flags, quotes, redirections, `cd DIR &&` and variables. Its
+    /// stderr goes to `stderr_file`, or nowhere (its last line is kept
+    /// either way, for a verdict).
     pub fn spawn(command: &str, stderr_file: Option<&Path>) -> io::Result<Program> {
         Program::spawn_with_limit(command, stderr_file, None)
     }
@@ -75,9 +166,9 @@ impl Program {
         stderr_file: Option<&Path>,
         limit: Option<Duration>,
     ) -> io::Result<Program> {
-        let stderr = match stderr_file {
-            Some(path) => Stdio::from(std::fs::File::create(path)?),
-            None => Stdio::null(),
+        let mut stderr_copy = match stderr_file {
+            Some(path) => Some(std::fs::File::create(path)?),
+            None => None,
         };
         let mut shell = Command::new("sh");
         if let Some(limit) = limit {
@@ -85,25 +176,26 @@ impl Program {
         }
         let mut child = shell
             .arg("-c")
-            .arg(format!("exec {}", resolve_self(command)))
+            .arg(resolve_self(command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
+            .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()?;
         let stdout = child.stdout.take().expect("stdout was piped");
+        let stderr = child.stderr.take().expect("stderr was piped");
         let stdin = child.stdin.take();
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
-                let mut buf = Vec::new();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
+                match read_bounded(&mut reader, LINE_LIMIT) {
+                    None => {
                         let _ = sender.send((Instant::now(), Line::Eof));
                         return;
                     }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&buf).into_owned();
+                    Some(bytes) => {
+                        let text = String::from_utf8_lossy(&bytes).into_owned();
                         if sender.send((Instant::now(), Line::Text(text))).is_err() {
                             return;
                         }
@@ -111,14 +203,45 @@ impl Program {
                 }
             }
         });
+        let last_error = Arc::new(Mutex::new(String::new()));
+        let last = Arc::clone(&last_error);
+        std::thread::spawn(move || {
+            // Copies stderr to its file, if any, remembering its last
+            // non-blank line.
+            let mut reader = BufReader::new(stderr);
+            let mut buf = [0u8; 4096];
+            let mut current = Vec::new();
+            loop {
+                let n = match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                if let Some(file) = stderr_copy.as_mut() {
+                    let _ = file.write_all(&buf[..n]);
+                }
+                for &b in &buf[..n] {
+                    if b == b'\n' {
+                        remember(&last, &current);
+                        current.clear();
+                    } else if current.len() < LINE_LIMIT {
+                        current.push(b);
+                    }
+                }
+            }
+            remember(&last, &current);
+        });
         Ok(Program {
             child,
             stdin,
             lines,
+            last_error,
+            status: None,
         })
     }
 
-    /// Writes `line` and a newline, flushed; returns when it was sent.
+    /// Writes `line` and a newline, flushed; returns when the write began
+    /// (a fast program may answer before the write call has returned, and
+    /// a line that arrived before this moment was not an answer).
     pub fn send(&mut self, line: &str) -> Result<Instant, Failure> {
         let stdin = self
             .stdin
@@ -127,15 +250,53 @@ impl Program {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
-        stdin
-            .write_all(&bytes)
-            .and_then(|()| stdin.flush())
-            .map_err(|e| Failure::Unwritable(e.to_string()))?;
-        Ok(Instant::now())
+        let began = Instant::now();
+        if let Err(e) = stdin.write_all(&bytes).and_then(|()| stdin.flush()) {
+            let how = self.how_it_ended();
+            let why = if how.is_empty() {
+                e.to_string()
+            } else {
+                format!("{e} ({how})")
+            };
+            return Err(Failure::Unwritable(why));
+        }
+        Ok(began)
     }
 
-    /// The next line the program writes (without its line end), and how
-    /// long after `sent` it arrived; a failure if none comes within `limit`.
+    /// [`Program::send`], unless a line the program wrote is already
+    /// waiting: output nobody asked for, found before the request.
+    pub fn request(&mut self, line: &str) -> Result<Instant, Failure> {
+        if let Some(unasked) = self.unasked() {
+            return Err(Failure::Unasked(unasked));
+        }
+        self.send(line)
+    }
+
+    /// A line the program wrote that is already waiting, unread: before a
+    /// request is sent, output nobody asked for.
+    pub fn unasked(&mut self) -> Option<String> {
+        match self.lines.try_recv() {
+            Ok((_, Line::Text(text))) => Some(text),
+            // The end of its output is found when a reply is awaited.
+            Ok((_, Line::Eof)) => {
+                self.put_back_eof();
+                None
+            }
+            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
+        }
+    }
+
+    /// Keeps the end of output for the next read.
+    fn put_back_eof(&mut self) {
+        let (sender, lines) = mpsc::sync_channel(1);
+        let _ = sender.send((Instant::now(), Line::Eof));
+        self.lines = lines;
+    }
+
+    /// The next line the program writes (without its line end, at most
+    /// [`LINE_LIMIT`] bytes), and how long after `sent` it arrived; a
+    /// failure if none comes within `limit`, or if the line arrived before
+    /// `sent` (written before it was asked for).
     pub fn receive(
         &mut self,
         sent: Instant,
@@ -145,30 +306,72 @@ impl Program {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok((at, Line::Text(text))) => {
+                if at < sent {
+                    return Err(Failure::Unasked(text));
+                }
                 let took = at.saturating_duration_since(sent);
                 if took > limit {
                     return Err(Failure::Late(limit));
                 }
-                let text = text.trim_end_matches(['\n', '\r']).to_string();
                 Ok((text, took))
             }
-            Ok((_, Line::Eof)) | Err(RecvTimeoutError::Disconnected) => Err(Failure::Crashed),
+            Ok((_, Line::Eof)) | Err(RecvTimeoutError::Disconnected) => {
+                self.put_back_eof();
+                Err(Failure::Crashed(self.how_it_ended()))
+            }
             Err(RecvTimeoutError::Timeout) => Err(Failure::Late(limit)),
         }
     }
 
-    /// Lines written after the last expected one, up to end of output or
-    /// `wait`, whichever is first (a bot that says a word too many).
-    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut extra = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok((_, Line::Text(t))) => extra.push(t.trim_end_matches(['\n', '\r']).to_string()),
-                _ => return extra,
+    /// A program's exit status and last line of stderr, as far as they
+    /// are known shortly after it closed its output: `exit status: 127;
+    /// stderr: sh: 1: ./bot: not found`.
+    fn how_it_ended(&mut self) -> String {
+        let deadline = Instant::now() + EXIT_WAIT;
+        while self.status.is_none() && Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) => self.status = Some(status),
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                Err(_) => break,
             }
         }
+        // The stderr thread may still be reading its last lines.
+        std::thread::sleep(Duration::from_millis(5));
+        let mut parts = Vec::new();
+        if let Some(status) = self.status {
+            parts.push(status.to_string());
+        }
+        let last = self.last_error_line();
+        if !last.is_empty() {
+            parts.push(format!("stderr: {last}"));
+        }
+        parts.join("; ")
+    }
+
+    /// The last non-blank line the program wrote to stderr, shortened.
+    #[must_use]
+    pub fn last_error_line(&self) -> String {
+        self.last_error.lock().map_or(String::new(), |l| l.clone())
+    }
+
+    /// Lines written after the last expected one (a bot that says a word
+    /// too many), up to end of output, `wait` or `most` lines, whichever
+    /// comes first.
+    pub fn drain(&mut self, wait: Duration, most: usize) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut extra = Vec::new();
+        while extra.len() < most {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok((_, Line::Text(t))) => extra.push(t),
+                Ok((_, Line::Eof)) => {
+                    self.put_back_eof();
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        extra
     }
 
     /// Closes the program's input.
@@ -177,31 +380,75 @@ impl Program {
     }
 
     /// Closes its input and waits up to `grace` for it to exit, then kills
-    /// it. Returns its exit status if it exited by itself.
+    /// it. Returns its exit status if it exited by itself. Either way its
+    /// process group is ended, so nothing it started is left running.
     pub fn finish(mut self, grace: Duration) -> Option<ExitStatus> {
         self.stdin = None;
         let deadline = Instant::now() + grace;
-        loop {
+        let status = loop {
+            if let Some(status) = self.status {
+                break Some(status);
+            }
             match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
+                Ok(Some(status)) => break Some(status),
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(2));
                 }
-                _ => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
-                    return None;
-                }
+                _ => break None,
             }
-        }
+        };
+        self.status = status;
+        status
+    }
+}
+
+/// Stores `line` as the last stderr line unless it is blank.
+fn remember(last: &Mutex<String>, line: &[u8]) {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    if let Ok(mut last) = last.lock() {
+        *last = text.chars().take(120).collect();
     }
 }
 
 impl Drop for Program {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
+        // The whole group: the shell, the program and anything it started.
+        // Its number stays taken while any of them lives, so the signal
+        // reaches no one else.
+        signal_group(self.child.id(), KILL);
+        if self.status.is_none() {
             let _ = self.child.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_cut_and_the_next_read_whole() {
+        let mut text = vec![b'x'; 10_000];
+        text.extend_from_slice(b"\r\nd 3\nlast");
+        let mut reader = BufReader::with_capacity(64, &text[..]);
+        let first = read_bounded(&mut reader, LINE_LIMIT).unwrap();
+        assert_eq!(first.len(), LINE_LIMIT);
+        assert_eq!(read_bounded(&mut reader, LINE_LIMIT).unwrap(), b"d 3");
+        // A last line without its newline is still a line.
+        assert_eq!(read_bounded(&mut reader, LINE_LIMIT).unwrap(), b"last");
+        assert_eq!(read_bounded(&mut reader, LINE_LIMIT), None);
+    }
+
+    #[test]
+    fn quotes_are_short() {
+        assert_eq!(quote("d 3"), "'d 3'");
+        let long = "y".repeat(5000);
+        let quoted = quote(&long);
+        assert!(quoted.len() < 70, "{quoted}");
+        assert!(quoted.ends_with("(5000 bytes)"), "{quoted}");
     }
 }

@@ -107,7 +107,7 @@ pub enum ReplyError {
 impl fmt::Display for ReplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplyError::Malformed(text) => write!(f, "'{}' is not 'x y' or PASS", escape(text)),
+            ReplyError::Malformed(text) => write!(f, "{} is not 'x y' or PASS", quote(text)),
             ReplyError::PassWithMoves => write!(f, "PASS while a legal move exists"),
             ReplyError::Illegal(sq) => write!(f, "{sq} is not a legal move"),
         }
@@ -164,6 +164,21 @@ impl fmt::Display for MoveReply {
             MoveReply::Play(sq) => write_square(f, *sq),
             MoveReply::Pass => write!(f, "PASS"),
         }
+    }
+}
+
+/// `line` as a report quotes it: escaped (see [`escape`]), in quotes, and
+/// cut to 40 characters with its length said when longer, so that a
+/// program that writes megabytes gets a verdict of one short line.
+#[must_use]
+pub fn quote(line: &str) -> String {
+    const SHOWN: usize = 40;
+    let escaped = escape(line);
+    if escaped.chars().count() <= SHOWN {
+        format!("'{escaped}'")
+    } else {
+        let head: String = escaped.chars().take(SHOWN).collect();
+        format!("'{head}...' ({} bytes)", line.len())
     }
 }
 
@@ -575,6 +590,11 @@ fn read_line(input: &mut impl BufRead, cut: &mut bool) -> io::Result<Option<Stri
         let buf = match input.fill_buf() {
             Ok(buf) => buf,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            // A non-blocking input with nothing in it yet: not the end.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                wait_for_input();
+                continue;
+            }
             Err(e) => return Err(e),
         };
         if buf.is_empty() {
@@ -599,6 +619,38 @@ fn read_line(input: &mut impl BufRead, cut: &mut bool) -> io::Result<Option<Stri
             return Ok(Some(String::from_utf8_lossy(&bytes).into_owned()));
         }
     }
+}
+
+/// Waits until standard input has something to read (or an end or an
+/// error to report), for a harness that hands the bot a non-blocking one.
+#[cfg(unix)]
+fn wait_for_input() {
+    #[repr(C)]
+    struct PollFd {
+        fd: i32,
+        events: i16,
+        revents: i16,
+    }
+    extern "C" {
+        fn poll(fds: *mut PollFd, count: u64, timeout_ms: i32) -> i32;
+    }
+    const POLLIN: i16 = 1;
+    let mut fd = PollFd {
+        fd: 0,
+        events: POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, for the length of the call. The timeout
+    // (100 ms) and the sleep after a failed poll keep a broken input from
+    // spinning the processor.
+    if unsafe { poll(&mut fd, 1, 100) } < 0 {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+#[cfg(not(unix))]
+fn wait_for_input() {
+    std::thread::sleep(std::time::Duration::from_millis(1));
 }
 
 /// Speaks the judge protocol until `END` or end of input.

@@ -3,20 +3,23 @@
 //! reply.
 //!
 //! A side loses at once ("forfeit") for an illegal or malformed reply, a
-//! reply later than the limit, a crash, or no `OK` after `DONE` within the
-//! setup limit.
+//! reply later than the limit, a crash, no `OK` after `DONE` within
+//! [`SETUP_LIMIT`], or output nobody asked for (a line already waiting when
+//! a request is about to be sent, or written after `END`). A game played to
+//! its end is still forfeited by a side that then does not exit with status
+//! 0 within [`EXIT_LIMIT`] of `END`, as the handout requires. `replay`
+//! holds programs to the same rules.
 
 use crate::bitboard::Square;
 use crate::board::{Board, Color};
-use crate::program::{Failure, Program};
+use crate::program::{quote, Failure, Program, EXIT_LIMIT, SETUP_LIMIT};
 use crate::protocol::{place_commands, Command, MoveReply};
 use crate::transcript::{Direction, Transcript};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Time for `OK` after `DONE`: start-up is not a move, but a program that
-/// never answers must not hang the match.
-pub const SETUP_LIMIT: Duration = Duration::from_secs(5);
+/// Lines kept of what a program writes after `END`: one is already a fault.
+const AFTER_END_LINES: usize = 4;
 
 /// How a game went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,9 +95,15 @@ struct Side {
 }
 
 impl Side {
+    /// Sends `line`, unless output nobody asked for is waiting.
     fn send(&mut self, line: &str) -> Result<std::time::Instant, Failure> {
-        self.transcript.push(Direction::Sent, line);
-        self.program.send(line)
+        let sent = self.program.request(line);
+        if let Err(Failure::Unasked(unasked)) = &sent {
+            self.transcript.push(Direction::Received, unasked);
+        } else {
+            self.transcript.push(Direction::Sent, line);
+        }
+        sent
     }
 
     fn receive(
@@ -102,9 +111,11 @@ impl Side {
         sent: std::time::Instant,
         limit: Duration,
     ) -> Result<(String, Duration), Failure> {
-        let (line, took) = self.program.receive(sent, limit)?;
-        self.transcript.push(Direction::Received, &line);
-        Ok((line, took))
+        let received = self.program.receive(sent, limit);
+        if let Ok((line, _)) | Err(Failure::Unasked(line)) = &received {
+            self.transcript.push(Direction::Received, line);
+        }
+        received
     }
 }
 
@@ -184,7 +195,7 @@ pub fn play_game(setup: &GameSetup) -> Game {
                     &mut game,
                     sides,
                     color,
-                    format!("answered '{reply}' to DONE, not OK"),
+                    format!("answered {} to DONE, not OK", quote(&reply)),
                 );
                 return game;
             }
@@ -248,15 +259,47 @@ pub fn play_game(setup: &GameSetup) -> Game {
     game
 }
 
-/// Sends END to both and collects their transcripts.
+/// Sends END to both and collects their transcripts. In a game played to
+/// its end, a side that then breaks the rules (output nobody asked for,
+/// not exiting with status 0 within [`EXIT_LIMIT`]) forfeits it; black's
+/// fault is found first.
 fn close(game: &mut Game, sides: Vec<Side>) {
+    let finished = matches!(game.ending, Ending::Finished { .. });
+    let mut fault = None;
     for (i, mut side) in sides.into_iter().enumerate() {
-        let _ = side.send(&Command::End.to_string());
-        let extra = side.program.drain(Duration::from_millis(20));
-        for line in extra {
-            side.transcript.push(Direction::Received, &line);
+        // A program that exited before END, with status 0, could not be
+        // sent it: no fault of its own.
+        let unasked = match side.send(&Command::End.to_string()) {
+            Err(Failure::Unasked(line)) => {
+                Some(format!("at END: output nobody asked for: {}", quote(&line)))
+            }
+            _ => None,
+        };
+        let extra = side.program.drain(EXIT_LIMIT, AFTER_END_LINES);
+        for line in &extra {
+            side.transcript.push(Direction::Received, line);
         }
-        let _ = side.program.finish(Duration::from_millis(500));
+        let status = side.program.finish(EXIT_LIMIT);
+        let problem = unasked
+            .or_else(|| {
+                extra
+                    .first()
+                    .map(|line| format!("after END: output nobody asked for: {}", quote(line)))
+            })
+            .or_else(|| match status {
+                Some(status) if status.success() => None,
+                Some(status) => Some(format!("at END: {status}")),
+                None => Some(format!(
+                    "did not exit within {} ms of END",
+                    EXIT_LIMIT.as_millis()
+                )),
+            });
+        if finished && fault.is_none() {
+            fault = problem.map(|reason| (side.color, reason));
+        }
         game.transcripts[i] = std::mem::take(&mut side.transcript);
+    }
+    if let Some((loser, reason)) = fault {
+        game.ending = Ending::Forfeit { loser, reason };
     }
 }

@@ -9,7 +9,7 @@
 //! TEXT is escaped so that any byte a judge might send survives: `\\`, `\r`,
 //! `\t`, `\n` and `\xHH` for other control characters.
 
-use crate::program::{Failure, Program};
+use crate::program::{Failure, Program, EXIT_LIMIT, SETUP_LIMIT};
 pub use crate::protocol::escape;
 use crate::protocol::{parse, MoveReply, Reply, Session};
 use std::fmt::Write as _;
@@ -225,6 +225,27 @@ pub fn replay(
             .take_while(|e| e.direction == Direction::Received)
             .map(|e| e.text.as_str())
             .collect();
+        if let Some(unasked) = program.unasked() {
+            report.transcript.push(Direction::Received, &unasked);
+            report.problems.push(problem(
+                i,
+                format!(
+                    "before '{}': {}",
+                    escape(&entry.text),
+                    Failure::Unasked(unasked)
+                ),
+            ));
+        }
+        if exact && recorded.len() > 1 {
+            report.problems.push(problem(
+                i,
+                format!(
+                    "the transcript records {} replies to '{}'; one at most is due",
+                    recorded.len(),
+                    escape(&entry.text)
+                ),
+            ));
+        }
         report.transcript.push(Direction::Sent, &entry.text);
         let sent = match program.send(&entry.text) {
             Ok(at) => at,
@@ -247,6 +268,7 @@ pub fn replay(
             }
             continue;
         }
+        let limit = if due == Reply::Ok { SETUP_LIMIT } else { limit };
         let (reply, took) = match program.receive(sent, limit) {
             Ok(r) => r,
             Err(f @ Failure::Late(_)) => {
@@ -294,21 +316,25 @@ pub fn replay(
     if !ended {
         program.close_input();
     }
-    let extra = program.drain(Duration::from_millis(300));
+    let extra = program.drain(EXIT_LIMIT, 4);
     for line in extra {
         report.problems.push(problem(
             entries.len(),
-            format!("unexpected output '{}'", escape(&line)),
+            format!("after the last line: {}", Failure::Unasked(line)),
         ));
     }
-    match program.finish(Duration::from_secs(2)) {
+    match program.finish(EXIT_LIMIT) {
         Some(status) if status.success() => report.exit_ok = true,
         Some(status) => report
             .problems
             .push(problem(entries.len(), format!("exited with {status}"))),
-        None => report
-            .problems
-            .push(problem(entries.len(), "did not exit; killed".into())),
+        None => report.problems.push(problem(
+            entries.len(),
+            format!(
+                "did not exit within {} ms of the end; killed",
+                EXIT_LIMIT.as_millis()
+            ),
+        )),
     }
     report
 }

@@ -134,3 +134,100 @@ fn parallel_games_give_the_same_results_as_one_at_a_time() {
     };
     assert_eq!(summary(&one), summary(&three));
 }
+
+/// Our own bot at depth 1, by path (for command lines that wrap it).
+fn bot() -> String {
+    format!("'{}' --depth 1", env!("CARGO_BIN_EXE_reversi"))
+}
+
+#[test]
+fn a_move_printed_twice_is_output_nobody_asked_for() {
+    let twice = format!(
+        "{} | while read -r l; do echo \"$l\"; [ \"$l\" = OK ] || echo \"$l\"; done",
+        bot()
+    );
+    let out = play("self --depth 1", &twice, &["--games", "2"]);
+    assert_eq!(out.matches("B wins").count(), 0, "{out}");
+    assert_eq!(out.matches("output nobody asked for").count(), 2, "{out}");
+}
+
+#[test]
+fn an_answer_before_the_request_is_output_nobody_asked_for() {
+    let early = "sh -c 'while read l; do case \"$l\" in DONE) echo OK; echo \"c 4\";; END) exit 0;; esac; done'";
+    let out = play("self --depth 1", early, &["--games", "2"]);
+    assert_eq!(
+        out.matches("output nobody asked for: 'c 4'").count(),
+        2,
+        "{out}"
+    );
+}
+
+#[test]
+fn what_a_program_does_after_end_counts() {
+    // A line after END, exit status 1, and no exit at all: each forfeits
+    // a game it had played to the end.
+    for (command, verdict) in [
+        (
+            format!("{}; echo bye", bot()),
+            "after END: output nobody asked for: 'bye'",
+        ),
+        (format!("{}; exit 1", bot()), "at END: exit status: 1"),
+        (
+            format!("{}; sleep 5", bot()),
+            "did not exit within 1000 ms of END",
+        ),
+    ] {
+        let out = play("self --depth 1", &command, &["--games", "1"]);
+        assert!(
+            out.contains(&format!("white forfeits: {verdict}")),
+            "{command}: {out}"
+        );
+    }
+}
+
+#[test]
+fn a_huge_line_is_cut_and_quoted_short() {
+    let huge = fake("head -c 10000000 /dev/zero | tr \"\\\\0\" x; echo");
+    let out = play("self --depth 1", &huge, &["--games", "1"]);
+    let line = out
+        .lines()
+        .find(|l| l.contains("forfeits"))
+        .expect("a verdict");
+    assert!(
+        line.contains("is not a move") || line.contains("bytes"),
+        "{line}"
+    );
+    assert!(line.len() < 300, "{} bytes: {}", line.len(), &line[..300]);
+}
+
+#[test]
+fn command_lines_run_as_a_shell_runs_them() {
+    let dir = std::path::Path::new(env!("CARGO_BIN_EXE_reversi"))
+        .parent()
+        .expect("a directory");
+    let cd = format!("cd '{}' && ./reversi --depth 1", dir.display());
+    let var = format!("VAR=x {}", bot());
+    let out = play(&cd, &var, &["--games", "2"]);
+    assert!(!out.contains(" forfeits:"), "{out}");
+    // A program that is not there: the shell's own message.
+    let out = play("self --depth 1", "./no-such-bot-here", &["--games", "1"]);
+    assert!(out.contains("exit status: 127"), "{out}");
+    assert!(out.contains("no-such-bot-here: not found"), "{out}");
+}
+
+#[test]
+fn nothing_a_program_started_outlives_the_game() {
+    let pid_file = std::env::temp_dir().join(format!("reversi-fork-{}", std::process::id()));
+    let forking = format!("sleep 30 & echo $! > '{}'; {}", pid_file.display(), bot());
+    let out = play("self --depth 1", &forking, &["--games", "1"]);
+    assert!(!out.contains(" forfeits:"), "{out}");
+    let pid = std::fs::read_to_string(&pid_file).expect("the child's pid");
+    let _ = std::fs::remove_file(&pid_file);
+    let proc = std::path::Path::new("/proc").join(pid.trim());
+    // Gone, or at most a zombie waiting for init.
+    let state = std::fs::read_to_string(proc.join("stat")).unwrap_or_default();
+    assert!(
+        state.is_empty() || state.contains(") Z"),
+        "still running: {state}"
+    );
+}
