@@ -5,20 +5,22 @@
 //! it arrives, so a reply's time is measured from our flushed write to its
 //! arrival, not including whatever the referee does in between. What the
 //! referee holds of a program is bounded whatever it writes: a line is kept
-//! up to [`LINE_LIMIT`] bytes, and at most [`LINES_AHEAD`] lines wait to be
-//! read (a program that writes faster waits on its pipe).
+//! up to [`LINE_LIMIT`] bytes, and at most [`LINES_AHEAD`] reads (of at
+//! most 8 KB each, the lines a program wrote at once) wait to be taken (a
+//! program that writes faster waits on its pipe).
 //!
 //! The command line runs as a shell runs it (`sh -c`), so `cd DIR &&
 //! ./bot` and `VAR=x ./bot` work, in a process group of its own, which is
 //! ended whole: nothing the program started outlives it.
 
 use crate::clock::MOVE_TIME_ENV;
-pub use crate::protocol::quote;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use crate::protocol::{quote, read_line, MAX_LINE};
+use std::collections::VecDeque;
+use std::io::{self, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -31,12 +33,16 @@ pub const SETUP_LIMIT: Duration = Duration::from_secs(5);
 /// Time to exit, with status 0, after `END` (the handout's rule).
 pub const EXIT_LIMIT: Duration = Duration::from_secs(1);
 
-/// The longest line kept, in bytes, as the bot caps its own input: the
-/// rest of a longer line is read and dropped.
-pub const LINE_LIMIT: usize = 4096;
+/// The longest line kept, in bytes, as the bot caps its own input (with
+/// the same reader): the rest of a longer line is read and dropped.
+pub const LINE_LIMIT: usize = MAX_LINE;
 
-/// Lines read ahead of the referee, at most.
+/// Reads of lines held ahead of the referee, at most.
 const LINES_AHEAD: usize = 16;
+
+/// Lines kept of what a program writes after its last expected one (after
+/// `END`): one is already a fault.
+pub const EXTRA_LINES_KEPT: usize = 4;
 
 /// How long a program that closed its output gets to exit, so that its
 /// exit status can be reported.
@@ -69,9 +75,12 @@ impl std::fmt::Display for Failure {
     }
 }
 
-/// A line of output as the reader thread saw it.
+/// Output as the reader thread saw it.
 enum Line {
-    Text(String),
+    /// The complete lines of one read: lines a program wrote at once
+    /// arrive together, so a line written along with an answer is already
+    /// waiting when the next request is about to be sent.
+    Text(Vec<String>),
     Eof,
 }
 
@@ -83,6 +92,10 @@ pub struct Program {
     last_error: Arc<Mutex<String>>,
     /// Its exit status, once known.
     status: Option<ExitStatus>,
+    /// Lines received and not yet read, with their arrival.
+    pending: VecDeque<(Instant, String)>,
+    /// Whether the end of its output has been read.
+    output_ended: bool,
 }
 
 /// Resolves a leading `self` in a command to this executable, so matches can
@@ -98,37 +111,6 @@ pub fn resolve_self(command: &str) -> String {
     match (rest, std::env::current_exe()) {
         (Some(rest), Ok(exe)) => format!("'{}' {rest}", exe.display()),
         _ => command.to_string(),
-    }
-}
-
-/// Reads one line of at most `limit` bytes (the rest of a longer line is
-/// consumed and dropped), without its line end; `None` at end of output
-/// with nothing read.
-fn read_bounded(reader: &mut impl BufRead, limit: usize) -> Option<Vec<u8>> {
-    let mut line = Vec::new();
-    let mut any = false;
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => return any.then_some(line),
-        };
-        if buf.is_empty() {
-            return any.then_some(line);
-        }
-        any = true;
-        let newline = buf.iter().position(|&b| b == b'\n');
-        let chunk = &buf[..newline.unwrap_or(buf.len())];
-        let room = limit.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = newline.map_or(buf.len(), |i| i + 1);
-        reader.consume(used);
-        if newline.is_some() {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            return Some(line);
-        }
     }
 }
 
@@ -188,18 +170,27 @@ impl Program {
         let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
+            let mut cut = false;
             loop {
-                match read_bounded(&mut reader, LINE_LIMIT) {
-                    None => {
-                        let _ = sender.send((Instant::now(), Line::Eof));
-                        return;
-                    }
-                    Some(bytes) => {
-                        let text = String::from_utf8_lossy(&bytes).into_owned();
-                        if sender.send((Instant::now(), Line::Text(text))).is_err() {
+                let mut texts = Vec::new();
+                // One line (waiting for it), then those already buffered whole.
+                while texts.is_empty() || reader.buffer().contains(&b'\n') {
+                    match read_line(&mut reader, &mut cut) {
+                        Ok(Some(mut text)) => {
+                            text.truncate(text.trim_end_matches('\r').len());
+                            texts.push(text);
+                        }
+                        Ok(None) | Err(_) => {
+                            if !texts.is_empty() {
+                                let _ = sender.send((Instant::now(), Line::Text(texts)));
+                            }
+                            let _ = sender.send((Instant::now(), Line::Eof));
                             return;
                         }
                     }
+                }
+                if sender.send((Instant::now(), Line::Text(texts))).is_err() {
+                    return;
                 }
             }
         });
@@ -236,6 +227,8 @@ impl Program {
             lines,
             last_error,
             status: None,
+            pending: VecDeque::new(),
+            output_ended: false,
         })
     }
 
@@ -275,22 +268,35 @@ impl Program {
     /// A line the program wrote that is already waiting, unread: before a
     /// request is sent, output nobody asked for.
     pub fn unasked(&mut self) -> Option<String> {
-        match self.lines.try_recv() {
-            Ok((_, Line::Text(text))) => Some(text),
-            // The end of its output is found when a reply is awaited.
-            Ok((_, Line::Eof)) => {
-                self.put_back_eof();
-                None
-            }
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
+        match self.next_line(Duration::ZERO) {
+            Ok((_, text)) => Some(text),
+            // The end of its output is reported when a reply is awaited.
+            Err(_) => None,
         }
     }
 
-    /// Keeps the end of output for the next read.
-    fn put_back_eof(&mut self) {
-        let (sender, lines) = mpsc::sync_channel(1);
-        let _ = sender.send((Instant::now(), Line::Eof));
-        self.lines = lines;
+    /// The next line and when it arrived, waiting up to `wait`; `Err(true)`
+    /// once the output has ended (ever after), `Err(false)` when no line
+    /// came in time.
+    fn next_line(&mut self, wait: Duration) -> Result<(Instant, String), bool> {
+        if let Some(line) = self.pending.pop_front() {
+            return Ok(line);
+        }
+        if self.output_ended {
+            return Err(true);
+        }
+        match self.lines.recv_timeout(wait) {
+            Ok((at, Line::Text(texts))) => {
+                self.pending
+                    .extend(texts.into_iter().map(|text| (at, text)));
+                self.pending.pop_front().ok_or(false)
+            }
+            Ok((_, Line::Eof)) | Err(RecvTimeoutError::Disconnected) => {
+                self.output_ended = true;
+                Err(true)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(false),
+        }
     }
 
     /// The next line the program writes (without its line end, at most
@@ -304,8 +310,8 @@ impl Program {
     ) -> Result<(String, Duration), Failure> {
         let deadline = sent + limit;
         let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok((at, Line::Text(text))) => {
+        match self.next_line(wait) {
+            Ok((at, text)) => {
                 if at < sent {
                     return Err(Failure::Unasked(text));
                 }
@@ -315,11 +321,8 @@ impl Program {
                 }
                 Ok((text, took))
             }
-            Ok((_, Line::Eof)) | Err(RecvTimeoutError::Disconnected) => {
-                self.put_back_eof();
-                Err(Failure::Crashed(self.how_it_ended()))
-            }
-            Err(RecvTimeoutError::Timeout) => Err(Failure::Late(limit)),
+            Err(true) => Err(Failure::Crashed(self.how_it_ended())),
+            Err(false) => Err(Failure::Late(limit)),
         }
     }
 
@@ -362,12 +365,8 @@ impl Program {
         let mut extra = Vec::new();
         while extra.len() < most {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok((_, Line::Text(t))) => extra.push(t),
-                Ok((_, Line::Eof)) => {
-                    self.put_back_eof();
-                    break;
-                }
+            match self.next_line(left) {
+                Ok((_, text)) => extra.push(text),
                 Err(_) => break,
             }
         }
@@ -423,32 +422,5 @@ impl Drop for Program {
         if self.status.is_none() {
             let _ = self.child.wait();
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_long_line_is_cut_and_the_next_read_whole() {
-        let mut text = vec![b'x'; 10_000];
-        text.extend_from_slice(b"\r\nd 3\nlast");
-        let mut reader = BufReader::with_capacity(64, &text[..]);
-        let first = read_bounded(&mut reader, LINE_LIMIT).unwrap();
-        assert_eq!(first.len(), LINE_LIMIT);
-        assert_eq!(read_bounded(&mut reader, LINE_LIMIT).unwrap(), b"d 3");
-        // A last line without its newline is still a line.
-        assert_eq!(read_bounded(&mut reader, LINE_LIMIT).unwrap(), b"last");
-        assert_eq!(read_bounded(&mut reader, LINE_LIMIT), None);
-    }
-
-    #[test]
-    fn quotes_are_short() {
-        assert_eq!(quote("d 3"), "'d 3'");
-        let long = "y".repeat(5000);
-        let quoted = quote(&long);
-        assert!(quoted.len() < 70, "{quoted}");
-        assert!(quoted.ends_with("(5000 bytes)"), "{quoted}");
     }
 }

@@ -581,9 +581,11 @@ pub enum Verbosity {
 }
 
 /// Reads one line of at most `MAX_LINE` bytes (the rest of a longer line is
-/// dropped). `Ok(None)` at end of input. Invalid UTF-8 is replaced, not
-/// fatal.
-fn read_line(input: &mut impl BufRead, cut: &mut bool) -> io::Result<Option<String>> {
+/// dropped, and `cut` says so). `Ok(None)` at end of input. Invalid UTF-8
+/// is replaced, not fatal. The bot reads its input this way, and the
+/// referee each program's output. Only a non-blocking input, which only
+/// the bot's stdin can be, is waited on.
+pub(crate) fn read_line(input: &mut impl BufRead, cut: &mut bool) -> io::Result<Option<String>> {
     let mut bytes = Vec::new();
     *cut = false;
     loop {
@@ -818,6 +820,30 @@ fn report_quirks(log: &mut impl Write, line: u64, quirks: Quirks, seen: &mut Qui
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_is_cut_and_the_next_read_whole() {
+        let mut text = vec![b'x'; 10_000];
+        text.extend_from_slice(b"\nd 3\nlast");
+        let mut input = io::BufReader::with_capacity(64, &text[..]);
+        let mut cut = false;
+        let first = read_line(&mut input, &mut cut).unwrap().unwrap();
+        assert_eq!((first.len(), cut), (MAX_LINE, true));
+        let next = read_line(&mut input, &mut cut).unwrap().unwrap();
+        assert_eq!((next.as_str(), cut), ("d 3", false));
+        // A last line without its newline is still a line.
+        assert_eq!(read_line(&mut input, &mut cut).unwrap().unwrap(), "last");
+        assert_eq!(read_line(&mut input, &mut cut).unwrap(), None);
+    }
+
+    #[test]
+    fn quotes_are_short() {
+        assert_eq!(quote("d 3"), "'d 3'");
+        let long = "y".repeat(5000);
+        let quoted = quote(&long);
+        assert!(quoted.len() < 70, "{quoted}");
+        assert!(quoted.ends_with("(5000 bytes)"), "{quoted}");
+    }
 
     #[test]
     fn commands_print_as_the_judge_writes_them_and_parse_back() {

@@ -12,14 +12,11 @@
 
 use crate::bitboard::Square;
 use crate::board::{Board, Color};
-use crate::program::{quote, Failure, Program, EXIT_LIMIT, SETUP_LIMIT};
-use crate::protocol::{place_commands, Command, MoveReply};
+use crate::program::{Failure, Program, EXIT_LIMIT, EXTRA_LINES_KEPT, SETUP_LIMIT};
+use crate::protocol::{place_commands, quote, Command, MoveReply};
 use crate::transcript::{Direction, Transcript};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Lines kept of what a program writes after `END`: one is already a fault.
-const AFTER_END_LINES: usize = 4;
 
 /// How a game went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -275,7 +272,7 @@ fn close(game: &mut Game, sides: Vec<Side>) {
             }
             _ => None,
         };
-        let extra = side.program.drain(EXIT_LIMIT, AFTER_END_LINES);
+        let extra = side.program.drain(EXIT_LIMIT, EXTRA_LINES_KEPT);
         for line in &extra {
             side.transcript.push(Direction::Received, line);
         }

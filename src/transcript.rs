@@ -9,7 +9,7 @@
 //! TEXT is escaped so that any byte a judge might send survives: `\\`, `\r`,
 //! `\t`, `\n` and `\xHH` for other control characters.
 
-use crate::program::{Failure, Program, EXIT_LIMIT, SETUP_LIMIT};
+use crate::program::{Failure, Program, EXIT_LIMIT, EXTRA_LINES_KEPT, SETUP_LIMIT};
 pub use crate::protocol::escape;
 use crate::protocol::{parse, MoveReply, Reply, Session};
 use std::fmt::Write as _;
@@ -316,7 +316,7 @@ pub fn replay(
     if !ended {
         program.close_input();
     }
-    let extra = program.drain(EXIT_LIMIT, 4);
+    let extra = program.drain(EXIT_LIMIT, EXTRA_LINES_KEPT);
     for line in extra {
         report.problems.push(problem(
             entries.len(),

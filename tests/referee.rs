@@ -216,10 +216,17 @@ fn nothing_a_program_started_outlives_the_game() {
     let pid = std::fs::read_to_string(&pid_file).expect("the child's pid");
     let _ = std::fs::remove_file(&pid_file);
     let proc = std::path::Path::new("/proc").join(pid.trim());
-    // Gone, or at most a zombie waiting for init.
-    let state = std::fs::read_to_string(proc.join("stat")).unwrap_or_default();
-    assert!(
-        state.is_empty() || state.contains(") Z"),
-        "still running: {state}"
-    );
+    // Gone, or at most a zombie waiting for init, once the kill sent as
+    // the match ended has been delivered (a busy machine may take a few
+    // milliseconds; a sleep left alone would run for 30 s).
+    let ended = |state: &str| state.is_empty() || state.contains(") Z");
+    let mut state = String::new();
+    for _ in 0..100 {
+        state = std::fs::read_to_string(proc.join("stat")).unwrap_or_default();
+        if ended(&state) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(ended(&state), "still running: {state}");
 }
