@@ -5,18 +5,19 @@
 //! it arrives, so a reply's time is measured from our flushed write to its
 //! arrival, not including whatever the referee does in between. What the
 //! referee holds of a program is bounded whatever it writes: a line is kept
-//! up to [`LINE_LIMIT`] bytes, and at most [`LINES_AHEAD`] reads (of at
-//! most 8 KB each, the lines a program wrote at once) wait to be taken (a
-//! program that writes faster waits on its pipe).
+//! up to [`LINE_LIMIT`] bytes, and at most [`LINES_AHEAD`] reads (each of
+//! at most [`LINES_PER_READ`] lines a program wrote at once) wait to be
+//! taken (a program that writes faster waits on its pipe).
 //!
 //! The command line runs as a shell runs it (`sh -c`), so `cd DIR &&
 //! ./bot` and `VAR=x ./bot` work, in a process group of its own, which is
 //! ended whole: nothing the program started outlives it.
 
 use crate::clock::MOVE_TIME_ENV;
-use crate::protocol::{quote, read_line, MAX_LINE};
+use crate::protocol::{quote, read_line, readable, MAX_LINE};
 use std::collections::VecDeque;
 use std::io::{self, BufReader, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -40,9 +41,19 @@ pub const LINE_LIMIT: usize = MAX_LINE;
 /// Reads of lines held ahead of the referee, at most.
 const LINES_AHEAD: usize = 16;
 
+/// Lines taken together from one read, at most: a program writing many
+/// short lines costs the referee a few kilobytes, not a string per byte.
+const LINES_PER_READ: usize = 64;
+
 /// Lines kept of what a program writes after its last expected one (after
 /// `END`): one is already a fault.
 pub const EXTRA_LINES_KEPT: usize = 4;
+
+/// How long a line already written, found in the pipe before a request,
+/// may take to reach the referee's side (the reader thread may be waiting
+/// for a processor): without it, a move printed twice in two writes could
+/// be taken as the answer to the next request.
+const STRAY_WAIT: Duration = Duration::from_millis(50);
 
 /// How long a program that closed its output gets to exit, so that its
 /// exit status can be reported.
@@ -88,6 +99,9 @@ pub struct Program {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, Line)>,
+    /// A second handle on its output, to see whether anything was written
+    /// that the reader thread has not taken yet.
+    output_probe: Option<OwnedFd>,
     /// The last line the program wrote to stderr (shortened).
     last_error: Arc<Mutex<String>>,
     /// Its exit status, once known.
@@ -165,6 +179,7 @@ impl Program {
             .process_group(0)
             .spawn()?;
         let stdout = child.stdout.take().expect("stdout was piped");
+        let output_probe = stdout.as_fd().try_clone_to_owned().ok();
         let stderr = child.stderr.take().expect("stderr was piped");
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
@@ -173,8 +188,11 @@ impl Program {
             let mut cut = false;
             loop {
                 let mut texts = Vec::new();
-                // One line (waiting for it), then those already buffered whole.
-                while texts.is_empty() || reader.buffer().contains(&b'\n') {
+                // One line (waiting for it), then those already buffered
+                // whole, a bounded number of them.
+                while texts.is_empty()
+                    || (texts.len() < LINES_PER_READ && reader.buffer().contains(&b'\n'))
+                {
                     match read_line(&mut reader, &mut cut) {
                         Ok(Some(mut text)) => {
                             text.truncate(text.trim_end_matches('\r').len());
@@ -225,6 +243,7 @@ impl Program {
             child,
             stdin,
             lines,
+            output_probe,
             last_error,
             status: None,
             pending: VecDeque::new(),
@@ -266,9 +285,18 @@ impl Program {
     }
 
     /// A line the program wrote that is already waiting, unread: before a
-    /// request is sent, output nobody asked for.
+    /// request is sent, output nobody asked for. A line still in the pipe
+    /// counts as waiting, however busy the machine.
     pub fn unasked(&mut self) -> Option<String> {
-        match self.next_line(Duration::ZERO) {
+        let in_pipe = self.pending.is_empty()
+            && !self.output_ended
+            && self
+                .output_probe
+                .as_ref()
+                .and_then(|fd| readable(fd.as_raw_fd(), 0))
+                .unwrap_or(false);
+        let wait = if in_pipe { STRAY_WAIT } else { Duration::ZERO };
+        match self.next_line(wait) {
             Ok((_, text)) => Some(text),
             // The end of its output is reported when a reply is awaited.
             Err(_) => None,

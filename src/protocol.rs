@@ -625,8 +625,18 @@ pub(crate) fn read_line(input: &mut impl BufRead, cut: &mut bool) -> io::Result<
 
 /// Waits until standard input has something to read (or an end or an
 /// error to report), for a harness that hands the bot a non-blocking one.
-#[cfg(unix)]
 fn wait_for_input() {
+    // The timeout and the sleep after a failed poll keep a broken input
+    // from spinning the processor.
+    if readable(0, 100).is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// Whether file descriptor `fd` has something to read (data, an end or an
+/// error), waiting up to `timeout_ms`; `None` if it could not be asked.
+#[cfg(unix)]
+pub(crate) fn readable(fd: i32, timeout_ms: i32) -> Option<bool> {
     #[repr(C)]
     struct PollFd {
         fd: i32,
@@ -637,22 +647,22 @@ fn wait_for_input() {
         fn poll(fds: *mut PollFd, count: u64, timeout_ms: i32) -> i32;
     }
     const POLLIN: i16 = 1;
-    let mut fd = PollFd {
-        fd: 0,
+    let mut entry = PollFd {
+        fd,
         events: POLLIN,
         revents: 0,
     };
-    // SAFETY: one valid pollfd, for the length of the call. The timeout
-    // (100 ms) and the sleep after a failed poll keep a broken input from
-    // spinning the processor.
-    if unsafe { poll(&mut fd, 1, 100) } < 0 {
-        std::thread::sleep(std::time::Duration::from_millis(1));
+    // SAFETY: one valid pollfd, for the length of the call.
+    match unsafe { poll(&mut entry, 1, timeout_ms) } {
+        n if n < 0 => None,
+        n => Some(n > 0),
     }
 }
 
 #[cfg(not(unix))]
-fn wait_for_input() {
-    std::thread::sleep(std::time::Duration::from_millis(1));
+pub(crate) fn readable(_fd: i32, timeout_ms: i32) -> Option<bool> {
+    let _ = timeout_ms;
+    None
 }
 
 /// Speaks the judge protocol until `END` or end of input.

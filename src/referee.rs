@@ -263,6 +263,8 @@ pub fn play_game(setup: &GameSetup) -> Game {
 fn close(game: &mut Game, sides: Vec<Side>) {
     let finished = matches!(game.ending, Ending::Finished { .. });
     let mut fault = None;
+    // After a forfeit nothing a program does counts: no waiting on it.
+    let grace = if finished { EXIT_LIMIT } else { Duration::ZERO };
     for (i, mut side) in sides.into_iter().enumerate() {
         // A program that exited before END, with status 0, could not be
         // sent it: no fault of its own.
@@ -272,11 +274,11 @@ fn close(game: &mut Game, sides: Vec<Side>) {
             }
             _ => None,
         };
-        let extra = side.program.drain(EXIT_LIMIT, EXTRA_LINES_KEPT);
+        let extra = side.program.drain(grace, EXTRA_LINES_KEPT);
         for line in &extra {
             side.transcript.push(Direction::Received, line);
         }
-        let status = side.program.finish(EXIT_LIMIT);
+        let status = side.program.finish(grace);
         let problem = unasked
             .or_else(|| {
                 extra

@@ -148,3 +148,49 @@ fn session_keeps_the_position_the_judge_describes() {
     assert_eq!(s.theirs & 1, 1);
     assert_eq!(s.mine, before.player);
 }
+
+/// A harness may hand the bot a non-blocking stdin: an empty one is then
+/// "try again", not the end of input.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_non_blocking_input_is_waited_on() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    use std::process::{Command, Stdio};
+    extern "C" {
+        fn fcntl(fd: i32, command: i32, ...) -> i32;
+    }
+    const GET_FLAGS: i32 = 3;
+    const SET_FLAGS: i32 = 4;
+    const NON_BLOCKING: i32 = 0o4000;
+    let (reader, mut writer) = std::io::pipe().expect("a pipe");
+    // SAFETY: fcntl on a descriptor we own, with its documented arguments.
+    unsafe {
+        let flags = fcntl(reader.as_raw_fd(), GET_FLAGS);
+        assert!(flags >= 0);
+        assert_eq!(
+            fcntl(reader.as_raw_fd(), SET_FLAGS, flags | NON_BLOCKING),
+            0
+        );
+    }
+    let child = Command::new(crate::util::bin())
+        .args(["--depth", "2"])
+        .stdin(reader)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary starts");
+    // Each line comes after the bot has found its input empty.
+    for line in [BLACK_SETUP, "BEGIN\n", "END\n"] {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        writer.write_all(line.as_bytes()).expect("the bot reads on");
+    }
+    drop(writer);
+    let out = child.wait_with_output().expect("binary runs");
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines[0], "OK");
+    assert!(["d 3", "c 4", "f 5", "e 6"].contains(&lines[1]), "{stdout}");
+}

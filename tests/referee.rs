@@ -155,6 +155,57 @@ fn an_answer_before_the_request_is_output_nobody_asked_for() {
 }
 
 #[test]
+fn a_move_printed_twice_is_output_nobody_asked_for() {
+    // Our bot, every reply but OK echoed twice, in two writes. The second
+    // is caught if it arrives before the program's next request, so the
+    // opponent takes 50 ms a reply: room for a busy machine to run the
+    // echoing shell (a copy that came later would be taken as the answer).
+    let twice = format!(
+        "{} | while read l; do echo \"$l\"; [ \"$l\" = OK ] || echo \"$l\"; done",
+        bot()
+    );
+    let slow = format!("{} | while read l; do sleep 0.05; echo \"$l\"; done", bot());
+    let out = play(&slow, &twice, &["--games", "2"]);
+    let verdicts: Vec<&str> = out.lines().filter(|l| l.contains(" forfeits:")).collect();
+    assert_eq!(verdicts.len(), 2, "{out}");
+    for verdict in verdicts {
+        assert!(
+            verdict.contains("white forfeits: at TURN")
+                || verdict.contains("black forfeits: at TURN"),
+            "{out}"
+        );
+        assert!(verdict.contains("output nobody asked for: '"), "{out}");
+    }
+}
+
+#[test]
+fn endless_output_is_cut_off_in_little_memory() {
+    let endless = "sh -c 'while read l; do case \"$l\" in DONE) echo OK; yes;; esac; done'";
+    // Ten games one after another: the peak of the first is seen while
+    // the others are played.
+    let (out, kib) = crate::util::run_with_peak_memory(&[
+        "match",
+        "self --depth 1",
+        endless,
+        "--games",
+        "10",
+        "--jobs",
+        "1",
+    ]);
+    let out = text(&out.stdout);
+    // Its first 'y' is output nobody asked for, or taken as its answer if
+    // it came after the request: a forfeit either way, every game.
+    let verdicts = out.lines().filter(|l| l.contains(" forfeits: ")).count();
+    assert_eq!(verdicts, 10, "{out}");
+    assert_eq!(out.matches("'y'").count(), 10, "{out}");
+    eprintln!("the referee peaked at {kib} KiB");
+    assert!(
+        kib > 0 && kib < 16 * 1024,
+        "the referee peaked at {kib} KiB"
+    );
+}
+
+#[test]
 fn what_a_program_does_after_end_counts() {
     // A line after END, exit status 1, and no exit at all: each forfeits
     // a game it had played to the end.

@@ -127,3 +127,46 @@ fn ladder_plays_neighbours_and_reorders() {
     assert_eq!(table[1][..3], ["2", "random", "50.0"], "{out}");
     assert_eq!(table[2][..3], ["3", "crasher", "0.0"], "{out}");
 }
+
+#[test]
+fn tournaments_judge_how_a_program_ends_as_match_does() {
+    // A program that plays well and then says a word after END, and one
+    // that exits 1: each forfeits every game it plays to the end (black's
+    // fault is the one reported when both are at fault).
+    let bot = format!("'{}' --depth 1", crate::util::bin());
+    let file = players(
+        "endings",
+        &format!("bot: {bot}\nbye: {bot}; echo bye\nexit1: {bot}; exit 1\n"),
+    );
+    let out = tournament(
+        "elo",
+        &file,
+        &["--games", "6", "--jobs", "2", "--seed", "7"],
+    );
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 6, "{out}");
+    for game in games {
+        let black = game
+            .split(" (black)")
+            .next()
+            .and_then(|s| s.rsplit(' ').next());
+        let white = game
+            .split(" (white)")
+            .next()
+            .and_then(|s| s.rsplit(' ').next());
+        let (loser, name) = if black != Some("bot") {
+            ("black", black)
+        } else {
+            ("white", white)
+        };
+        let reason = match name {
+            Some("bye") => "after END: output nobody asked for: 'bye'",
+            Some("exit1") => "at END: exit status: 1",
+            _ => panic!("two bots cannot meet here: {game}"),
+        };
+        assert!(
+            game.ends_with(&format!("{loser} forfeits: {reason}")),
+            "{game}"
+        );
+    }
+}

@@ -50,3 +50,53 @@ macro_rules! assert_lines_eq {
         }
     }};
 }
+
+/// Runs the binary as [`run`] does, with no input, and returns its output
+/// and the highest peak resident memory (`VmHWM`, KiB) seen in its own
+/// `/proc` entry while it ran, sampled every 2 ms: its own, not counting
+/// the programs it starts (a peak reached early is seen in any later
+/// sample, as it never falls).
+#[cfg(target_os = "linux")]
+pub fn run_with_peak_memory(args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    let mut child = Command::new(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = reader(Box::new(child.stdout.take().expect("piped")));
+    let stderr = reader(Box::new(child.stderr.take().expect("piped")));
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    let status = loop {
+        // Read before reaping: the entry is the child's until then.
+        let seen = std::fs::read_to_string(&status_file)
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            })
+            .unwrap_or(0);
+        peak = peak.max(seen);
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    let output = Output {
+        status,
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    };
+    (output, peak)
+}
