@@ -58,9 +58,21 @@ fn eval_flag(args: &Args) -> Result<Evaluator, CliError> {
 /// `--move-time MS`, at least 1 ms.
 fn move_time_flag(args: &Args) -> Result<Option<Duration>, CliError> {
     Ok(args
-        .number::<u64>("move-time")?
-        .map(|ms| Duration::from_millis(ms.max(1))))
+        .number_from::<u64>("move-time", 1)?
+        .map(Duration::from_millis))
 }
+
+/// The sizes `--hash MB` accepts: a table beyond 4 GB would only fail to
+/// allocate (and abort) on most machines.
+const HASH_MB: std::ops::RangeInclusive<usize> = 1..=4096;
+
+/// `--hash MB`, or `default`.
+fn hash_flag(args: &Args, default: usize) -> Result<usize, CliError> {
+    Ok(args.number_in("hash", HASH_MB)?.unwrap_or(default))
+}
+
+/// The deepest `--depth` a search is given: the moves left in a game.
+const MAX_DEPTH: u32 = 60;
 
 /// The referee's limit per reply: `--move-time`, or the judge's second.
 fn referee_limit(args: &Args) -> Result<Duration, CliError> {
@@ -89,17 +101,15 @@ fn probcut_flag(args: &Args) -> Result<Option<f64>, CliError> {
 /// The bot's settings from its flags. `--depth` and `--nodes` each fix
 /// what ends a search (one or the other); `Engine::new` decides the clock.
 fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
-    let stop = match (args.number::<u32>("depth")?, args.number::<u64>("nodes")?) {
+    let depth = args.number_in::<u32>("depth", 1..=MAX_DEPTH)?;
+    let stop = match (depth, args.number_from::<u64>("nodes", 1)?) {
         (Some(_), Some(_)) => return Err(usage("--depth and --nodes: give one or the other")),
-        (Some(0), None) => return Err(usage("--depth must be at least 1")),
         (Some(depth), None) => Stop::Depth(depth),
         (None, Some(nodes)) => Stop::Nodes(nodes),
         (None, None) => Stop::Clock,
     };
     Ok(BotOptions {
-        hash_mb: args
-            .number::<usize>("hash")?
-            .map_or(BotOptions::default().hash_mb, |mb| mb.clamp(1, 4096)),
+        hash_mb: hash_flag(args, BotOptions::default().hash_mb)?,
         eval: eval_flag(args)?,
         stop,
         move_time: move_time_flag(args)?,
@@ -127,6 +137,10 @@ fn make_player(args: &Args) -> Result<Box<dyn Player>, CliError> {
 #[must_use]
 pub fn run(words: &[String]) -> ExitCode {
     let result = match words[0].as_str() {
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
         w if w.starts_with("--") => bot(words),
         "play" => bot(&words[1..]),
         "match" => match_command(&words[1..]),
@@ -139,10 +153,6 @@ pub fn run(words: &[String]) -> ExitCode {
         "train" => train_command(&words[1..]),
         "book" => book_command(&words[1..]),
         "selfplay" => selfplay_command(&words[1..]),
-        "help" | "-h" | "--help" => {
-            print!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
         other => Err(usage(format!("unknown command '{other}'"))),
     };
     match result {
@@ -150,7 +160,7 @@ pub fn run(words: &[String]) -> ExitCode {
         Err(error) => {
             match &error {
                 CliError::Usage(message) => {
-                    eprintln!("reversi: {message}\n(reversi help lists the commands)");
+                    eprintln!("reversi: {message} (reversi help lists the commands)");
                 }
                 CliError::Failed(message) => eprintln!("reversi: {message}"),
             }
@@ -180,6 +190,13 @@ fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {
         .ok_or_else(|| usage("perft needs a depth"))?
         .parse()
         .map_err(|_| usage("perft: depth must be a number"))?;
+    // Past 60 plies only passes are left to count; each depth prints its
+    // line as it finishes, so a deep run shows its progress.
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(usage(format!(
+            "perft: depth from 1 to {MAX_DEPTH}, not {depth}"
+        )));
+    }
     let convention = match args.text("convention").unwrap_or("dropped") {
         "dropped" => Convention::GamesDropped,
         "kept" => Convention::GamesKept,
@@ -206,7 +223,7 @@ fn cores() -> usize {
 /// `--jobs N` for the tools whose jobs are untimed searches (train, book
 /// build, selfplay): by default one per core, at least one.
 fn worker_jobs(args: &Args) -> Result<usize, CliError> {
-    Ok(args.number::<usize>("jobs")?.unwrap_or_else(cores).max(1))
+    Ok(args.number_from::<usize>("jobs", 1)?.unwrap_or_else(cores))
 }
 
 /// `--jobs N`: games in parallel; by default one per core. Each game has one
@@ -248,7 +265,7 @@ fn match_command(words: &[String]) -> Result<ExitCode, CliError> {
     };
     let options = MatchOptions {
         commands: [a.clone(), b.clone()],
-        games: args.number("games")?.unwrap_or(2),
+        games: args.number_from("games", 1)?.unwrap_or(2),
         openings: openings_flag(&args)?,
         limit: referee_limit(&args)?,
         jobs: jobs_flag(&args, "match")?,
@@ -270,14 +287,13 @@ fn tournament_command(words: &[String]) -> Result<ExitCode, CliError> {
     let format = match args.text("format").unwrap_or("knockout") {
         "knockout" => Format::Knockout,
         "elo" => Format::Elo {
-            games: args.number("games")?.unwrap_or(20),
+            games: args.number_from("games", 1)?.unwrap_or(20),
         },
         "ladder" => Format::Ladder {
-            rounds: args.number("rounds")?.unwrap_or(3),
+            rounds: args.number_from("rounds", 1)?.unwrap_or(3),
             per_pair: args
-                .number::<usize>("pair-games")?
-                .unwrap_or(crate::tournament::ladder::GAMES_PER_PAIR)
-                .max(1),
+                .number_from::<usize>("pair-games", 1)?
+                .unwrap_or(crate::tournament::ladder::GAMES_PER_PAIR),
         },
         other => {
             return Err(usage(format!(
@@ -333,54 +349,72 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
     args.no_positional()?;
     let eval = eval_flag(&args)?;
     let probcut_t = probcut_flag(&args)?;
+    let positions = args.number_from("positions", 1)?;
     if args.has("endgame-curve") {
-        let (from, to) = (args.number("from")?, args.number("to")?);
-        let positions = args.number("positions")?;
-        return report(|out| {
-            crate::bench::endgame_curve(
-                out,
-                from.unwrap_or(12),
-                to.unwrap_or(22),
-                positions.unwrap_or(20),
-            )
-        });
+        let (from, to) = empties_range(&args, SOLVED_EMPTIES, (12, 22))?;
+        return report(|out| crate::bench::endgame_curve(out, from, to, positions.unwrap_or(20)));
     }
     if args.has("probcut-errors") {
+        let deep = args.number_in::<u32>("deep", 2..=MAX_DEEP)?;
+        // Midgame positions against deeper searches, or solved ones.
+        let (empties, default) = match deep {
+            Some(_) => (1..=MAX_DEPTH, (20, 52)),
+            None => (SOLVED_EMPTIES, (16, 20)),
+        };
+        let (from, to) = empties_range(&args, empties, default)?;
+        let step = args.number_from("step", 1)?.unwrap_or(4);
         let dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
         let wthor = dir.join("wthor");
         let games = crate::train::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
-        let (from, to) = (args.number("from")?, args.number("to")?);
-        let positions = args.number("positions")?;
-        if let Some(deep) = args.number::<u32>("deep")? {
-            let range = (
-                from.unwrap_or(20),
-                to.unwrap_or(52),
-                args.number("step")?.unwrap_or(4),
-            );
+        let positions = positions.unwrap_or(100);
+        if let Some(deep) = deep {
             let jobs = jobs_flag(&args, "bench")?;
-            let positions = positions.unwrap_or(100);
             return report(|out| {
-                crate::bench::midgame_probcut_errors(out, &games, range, positions, deep, jobs)
+                crate::bench::midgame_probcut_errors(
+                    out,
+                    &games,
+                    (from, to, step),
+                    positions,
+                    deep,
+                    jobs,
+                )
             });
         }
-        return report(|out| {
-            crate::bench::probcut_errors(
-                out,
-                &games,
-                from.unwrap_or(16),
-                to.unwrap_or(20),
-                positions.unwrap_or(100),
-            )
-        });
+        return report(|out| crate::bench::probcut_errors(out, &games, from, to, positions));
     }
-    let depth = args.number::<u32>("depth")?.unwrap_or(crate::bench::DEPTH);
-    let hash = args
-        .number::<usize>("hash")?
-        .unwrap_or(crate::tt::DEFAULT_MB);
+    let depth = args
+        .number_in::<u32>("depth", 1..=MAX_BENCH_DEPTH)?
+        .unwrap_or(crate::bench::DEPTH);
+    let hash = hash_flag(&args, crate::tt::DEFAULT_MB)?;
     match move_time_flag(&args)? {
         Some(limit) => report(|out| crate::bench::timed(out, limit, hash, eval, probcut_t)),
         None => report(|out| crate::bench::run(out, depth, hash, eval, probcut_t)),
     }
+}
+
+/// The deepest fixed search a tool runs over many positions: each extra
+/// ply multiplies its run time.
+const MAX_BENCH_DEPTH: u32 = 30;
+
+/// The deepest reference search of `bench --probcut-errors --deep`, run on
+/// every position at every stage (the committed fit used 10).
+const MAX_DEEP: u32 = 16;
+
+/// The empties a bench solves exactly: 30 already takes minutes a position.
+const SOLVED_EMPTIES: std::ops::RangeInclusive<u32> = 1..=30;
+
+/// `--from E --to E` within `range`, `from` not above `to`.
+fn empties_range(
+    args: &Args,
+    range: std::ops::RangeInclusive<u32>,
+    default: (u32, u32),
+) -> Result<(u32, u32), CliError> {
+    let from = args.number_in("from", range.clone())?.unwrap_or(default.0);
+    let to = args.number_in("to", range)?.unwrap_or(default.1.max(from));
+    if from > to {
+        return Err(usage(format!("--from {from} is above --to {to}")));
+    }
+    Ok((from, to))
 }
 
 fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
@@ -395,9 +429,9 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
         out: &out,
         jobs: worker_jobs(&args)?,
         seed: args.number("seed")?.unwrap_or(1),
-        epochs: args.number("epochs")?.unwrap_or(6),
-        every: args.number("every")?.unwrap_or(1),
-        overlap: args.number("overlap")?.unwrap_or(0),
+        epochs: args.number_in("epochs", 1..=1000)?.unwrap_or(6),
+        every: args.number_from("every", 1)?.unwrap_or(1),
+        overlap: args.number_in("overlap", 0..=60)?.unwrap_or(0),
         command: format!("reversi train {}", words.join(" ")),
     };
     let mut log = io::stderr().lock();
@@ -409,12 +443,9 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
 /// depth (`selfplay`, `book build`): 1 to 30, since each extra ply
 /// multiplies their run time.
 fn fixed_depth(args: &Args, default: u32) -> Result<u32, CliError> {
-    let depth = args.number("depth")?.unwrap_or(default);
-    if (1..=30).contains(&depth) {
-        Ok(depth)
-    } else {
-        Err(usage("--depth: from 1 to 30"))
-    }
+    Ok(args
+        .number_in("depth", 1..=MAX_BENCH_DEPTH)?
+        .unwrap_or(default))
 }
 
 /// `reversi selfplay`: games to stdout, progress to stderr.
@@ -435,18 +466,15 @@ fn selfplay_command(words: &[String]) -> Result<ExitCode, CliError> {
         }
     };
     let depth = fixed_depth(&args, 6)?;
-    let random_percent: u32 = args.number("random")?.unwrap_or(10);
-    if random_percent > 100 {
-        return Err(usage("--random is a percentage, 0 to 100"));
-    }
+    let random_percent: u32 = args.number_in("random", 0..=100)?.unwrap_or(10);
     let options = crate::selfplay::Options {
         games: args
-            .number("games")?
+            .number_from("games", 1)?
             .ok_or_else(|| usage("selfplay needs --games N"))?,
         openings,
         depth,
         random_percent,
-        random_plies: args.number("random-plies")?.unwrap_or(30),
+        random_plies: args.number_in("random-plies", 0..=60)?.unwrap_or(30),
         seed: args.number("seed")?.unwrap_or(1),
         jobs: worker_jobs(&args)?,
     };
@@ -471,19 +499,16 @@ fn book_build(words: &[String]) -> Result<ExitCode, CliError> {
     args.no_positional()?;
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
     let out = PathBuf::from(args.text("out").unwrap_or("src/book/openings.book"));
-    let plies: u32 = args.number("plies")?.unwrap_or(20);
+    let plies: u32 = args.number_in("plies", 0..=60)?.unwrap_or(20);
     let depth = fixed_depth(&args, 16)?;
-    if plies > 60 {
-        return Err(usage("--plies: a game has at most 60 moves"));
-    }
     let options = crate::book::build::Options {
         games_dir: &games_dir,
         out: &out,
         jobs: worker_jobs(&args)?,
         plies,
-        min_games: args.number::<u32>("min-games")?.unwrap_or(10).max(1),
+        min_games: args.number_from::<u32>("min-games", 1)?.unwrap_or(10),
         depth,
-        every: args.number::<usize>("every")?.unwrap_or(1).max(1),
+        every: args.number_from::<usize>("every", 1)?.unwrap_or(1),
         command: format!("reversi book build {}", words.join(" ")),
     };
     let mut log = io::stderr().lock();
@@ -531,7 +556,7 @@ fn solve_command(words: &[String]) -> Result<ExitCode, CliError> {
         mode,
         depth_limit: args.number("depth-limit")?,
         time,
-        hash_mb: args.number("hash")?.unwrap_or(64),
+        hash_mb: hash_flag(&args, 64)?,
         eval,
     };
     let (name, text) = match args.positional.as_slice() {

@@ -31,10 +31,53 @@ fn wrong_usage_exits_2() {
         &["selfplay"],
         &["selfplay", "--games", "2", "--random", "101"],
         &["selfplay", "--games", "1", "--depth", "0"],
+        // Values out of range: refused, never a panic, an abort or a run
+        // without end (each of these did one of those at commit 0c66dad).
+        &["bench", "--endgame-curve", "--positions", "0"],
+        &["bench", "--endgame-curve", "--from", "0"],
+        &["bench", "--endgame-curve", "--from", "61"],
+        &["bench", "--endgame-curve", "--from", "20", "--to", "12"],
+        &["bench", "--probcut-errors", "--deep", "99"],
+        &["bench", "--probcut-errors", "--deep", "8", "--step", "0"],
+        &["bench", "--depth", "99999"],
+        &["solve", "--hash", "100000"],
+        &["--hash", "100000"],
+        &["--hash", "0"],
+        &["perft", "99"],
+        &["perft", "0"],
+        &["--depth", "61"],
+        &["--nodes", "0"],
+        &["--move-time", "0"],
+        &["match", "self", "self", "--move-time", "0"],
+        &["match", "self", "self", "--games", "0"],
+        &["match", "self", "self", "--jobs", "0"],
+        &[
+            "tournament",
+            "--players",
+            "x",
+            "--format",
+            "ladder",
+            "--rounds",
+            "0",
+        ],
+        &["train", "--epochs", "0"],
+        &["selfplay", "--games", "0"],
     ] {
         let (code, stderr) = exit(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert!(stderr.starts_with("reversi: "), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_is_asked_for_in_every_usual_way() {
+    for args in [&["help"][..], &["--help"], &["-h"]] {
+        let out = run(args, b"");
+        assert!(out.status.success(), "{args:?}");
+        assert!(text(&out.stdout).contains("USAGE"), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}");
     }
 }
 

@@ -3,7 +3,10 @@
 //! type every command returns, which decides the exit code.
 
 use std::collections::HashMap;
+use std::fmt::Display;
+use std::ops::RangeInclusive;
 use std::process::ExitCode;
+use std::str::FromStr;
 
 /// How a command failed; the exit code follows from the kind alone.
 #[derive(Debug, PartialEq, Eq)]
@@ -90,6 +93,35 @@ impl Args {
                 .parse()
                 .map(Some)
                 .map_err(|_| usage(format!("--{name}: '{v}' is not a valid number"))),
+        }
+    }
+
+    /// `--name N` within `range`, if given: a value outside it is wrong
+    /// usage, answered with the range (never a panic or an endless run).
+    pub(super) fn number_in<T: FromStr + PartialOrd + Display>(
+        &self,
+        name: &str,
+        range: RangeInclusive<T>,
+    ) -> Result<Option<T>, CliError> {
+        match self.number::<T>(name)? {
+            Some(v) if !range.contains(&v) => Err(usage(format!(
+                "--{name}: from {} to {}, not {v}",
+                range.start(),
+                range.end()
+            ))),
+            v => Ok(v),
+        }
+    }
+
+    /// `--name N`, if given, at least `least`.
+    pub(super) fn number_from<T: FromStr + PartialOrd + Display>(
+        &self,
+        name: &str,
+        least: T,
+    ) -> Result<Option<T>, CliError> {
+        match self.number::<T>(name)? {
+            Some(v) if v < least => Err(usage(format!("--{name}: at least {least}, not {v}"))),
+            v => Ok(v),
         }
     }
 
