@@ -695,11 +695,13 @@ pub fn run(
             note!("line {line_number}: longer than {MAX_LINE} bytes, the rest was dropped");
         }
         let (parsed, quirks) = parse(&line);
-        report_quirks(log, line_number, quirks, &mut seen);
         let was_idle = session.phase == Phase::Idle;
         let reply = session.apply_parsed(&parsed);
         if let (Err(error), Reply::Nothing) = (&parsed, reply) {
             note!("line {line_number}: {error}: ignored");
+        } else {
+            // What was accepted is worth a note; an ignored line has its own.
+            report_quirks(log, line_number, quirks, &mut seen);
         }
         if parsed == Ok(Command::Start) || (was_idle && session.phase != Phase::Idle) {
             player.new_game();

@@ -159,10 +159,14 @@ enum Answer {
         score: i32,
     },
     All(Vec<(Square, i32)>),
+    /// Not proven: the midgame search's score, to `depth` plies, at
+    /// ProbCut's `confidence` (`None`: full width). A full-width search to
+    /// the end of the game is no estimate: the search reports it exact.
     Estimate {
         best: Option<Square>,
         score: i32,
         depth: u32,
+        confidence: Option<u32>,
     },
 }
 
@@ -213,6 +217,7 @@ fn answer(s: &mut Searcher, board: &Board, options: &Options) -> Answer {
                 best: r.best,
                 score: r.score,
                 depth: r.depth,
+                confidence: r.confidence(),
             },
         };
     }
@@ -288,10 +293,16 @@ fn report(answer: &Answer, position: &ObfPosition) -> (String, Option<bool>) {
             });
             (list.join(" "), check)
         }
-        Answer::Estimate { best, score, depth } => (
+        Answer::Estimate {
+            best,
+            score,
+            depth,
+            confidence,
+        } => (
             format!(
-                "estimate {:+.2} (depth {depth}) best {}",
+                "estimate {:+.2} (depth {depth}{}) best {}",
                 f64::from(*score) / f64::from(DISC),
+                confidence.map_or_else(String::new, |c| format!("@{c}%")),
                 name(*best)
             ),
             None,

@@ -192,3 +192,31 @@ fn in_play_the_bot_finds_the_best_move_of_ffo_positions_in_time() {
         );
     }
 }
+
+/// `solve --time`: a position the search takes to the end of the game is
+/// solved, checked against the listed score, and counted so; one it
+/// cannot is an estimate that says how selective it was.
+#[test]
+fn a_timed_solve_counts_what_it_proved() {
+    let easy = fixture("endgame/fforum-1-19.obf");
+    let out = run(&["solve", easy.to_str().unwrap(), "--time", "2"], b"");
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert_eq!(report.matches(" exact ").count(), 19, "{report}");
+    assert!(
+        report.contains("19 positions") && report.contains(" 0 wrong, 0 not solved"),
+        "{report}"
+    );
+    // FFO #39, 26 empties, in 10 ms: not solved, and not counted as such.
+    let hard = fixture("endgame/fforum-20-39.obf");
+    let last = std::fs::read_to_string(hard).unwrap();
+    let line = last.lines().last().unwrap();
+    let out = run(&["solve", "--time", "0.01"], line.as_bytes());
+    let report = text(&out.stdout);
+    assert!(report.contains(" estimate "), "{report}");
+    assert!(
+        report.contains('@') && report.contains("%) best"),
+        "{report}"
+    );
+    assert!(report.contains(" 1 not solved"), "{report}");
+}

@@ -118,6 +118,9 @@ fn garbage_never_crashes_the_bot() {
 fn each_bad_line_gets_one_message() {
     let cases = [
         ("HELLO", "unknown command"),
+        // Lower case, a tab and a CR, on a line that is then ignored: its
+        // one message says so (no "accepted" for what was not).
+        ("hello\tthere\r", "unknown command"),
         ("PLACE i 9 1", "bad PLACE"),
         ("PLACE d 5 3", "owner must be 1 or 2"),
         ("TURN z 9", "bad TURN"),
