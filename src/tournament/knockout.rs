@@ -83,10 +83,23 @@ impl Knockout {
         order
     }
 
-    /// The top points scorer (the table's first).
+    /// The top points scorer (first in points order).
     #[must_use]
     pub fn top_scorer(&self) -> usize {
         self.table_order()[0]
+    }
+
+    /// Entrant indices in finishing order: the winner, then by the round
+    /// each went out in, the later first; within a round, points order.
+    /// The table's rank is this place, which the bracket decided.
+    #[must_use]
+    pub fn finishing_order(&self) -> Vec<usize> {
+        let mut order = self.table_order();
+        // Stable: points order stays within a round.
+        order.sort_by_key(|&e| {
+            std::cmp::Reverse(self.standings[e].out_in_round.unwrap_or(usize::MAX))
+        });
+        order
     }
 }
 
@@ -138,14 +151,16 @@ impl Knockout {
         out
     }
 
-    /// The points table: points, then differential, then discs for.
+    /// The standings in finishing order, with each player's points,
+    /// differential and discs for (which order players out in the same
+    /// round, and decide the top points scorer).
     #[must_use]
     pub fn standings_table(&self, names: &[String]) -> Table {
         let columns = [
             "number", "points", "games", "wins", "draws", "losses", "diff", "for", "restarts",
             "result",
         ];
-        Table::ranked(&columns, &self.table_order(), names, |e| {
+        Table::ranked(&columns, &self.finishing_order(), names, |e| {
             let s = &self.standings[e];
             vec![
                 s.number.to_string(),
@@ -477,5 +492,27 @@ mod tests {
             winner: 0,
         };
         assert_eq!(k.table_order(), vec![1, 0, 2]);
+    }
+
+    #[test]
+    fn the_table_ranks_by_the_round_reached_then_points() {
+        let mut s = vec![Standing::default(); 4];
+        for (i, x) in s.iter_mut().enumerate() {
+            x.number = i as u32 + 1;
+        }
+        // 0 won; 3 lost the final with few points; 1 and 2 went out in
+        // round 1, 2 with more points than the finalist.
+        (s[0].points, s[0].out_in_round) = (6, None);
+        (s[3].points, s[3].out_in_round) = (1, Some(2));
+        (s[1].points, s[1].out_in_round) = (1, Some(1));
+        (s[2].points, s[2].out_in_round) = (2, Some(1));
+        let k = Knockout {
+            standings: s,
+            rounds: Vec::new(),
+            winner: 0,
+        };
+        assert_eq!(k.finishing_order(), vec![0, 3, 2, 1]);
+        assert_eq!(k.table_order(), vec![0, 2, 1, 3]);
+        assert_eq!(k.top_scorer(), 0);
     }
 }
