@@ -77,7 +77,7 @@ fn a_depth_limit_leaves_deeper_positions_unsolved() {
         "{printed}"
     );
     assert!(
-        lines[2].contains("estimate") && lines[2].contains("(depth 16)"),
+        lines[2].contains("estimate") && lines[2].contains("(depth 16@"),
         "{printed}"
     );
     assert!(lines[3].ends_with("0 wrong, 1 not solved"), "{printed}");
