@@ -368,7 +368,7 @@ impl RefereeArena {
             self.jobs,
             &numbered,
             || (),
-            |(), &(number, spec)| self.play_one(number, spec),
+            |(), &(number, spec)| self.play_one(number, spec, &mut |_| {}),
             |index, game| {
                 let (number, spec) = numbered[index];
                 if let Err(e) = self.write_record(number, spec, &game) {
@@ -389,7 +389,28 @@ impl RefereeArena {
             .collect()
     }
 
-    fn play_one(&self, number: usize, spec: &GameSpec) -> referee::Game {
+    /// Plays one game on this thread, handing each move to `watch` as it
+    /// is played; numbered and recorded as [`RefereeArena::play_reporting`]
+    /// does. Returns its number and the game.
+    pub fn play_watched(
+        &self,
+        spec: &GameSpec,
+        watch: &mut dyn FnMut(&referee::Played),
+    ) -> (usize, referee::Game) {
+        let number = self.numbered.fetch_add(1, Ordering::SeqCst) + 1;
+        let game = self.play_one(number, spec, watch);
+        if let Err(e) = self.write_record(number, spec, &game) {
+            eprintln!("arena: {e}");
+        }
+        (number, game)
+    }
+
+    fn play_one(
+        &self,
+        number: usize,
+        spec: &GameSpec,
+        watch: &mut dyn FnMut(&referee::Played),
+    ) -> referee::Game {
         let stderr = match &self.record {
             Some(dir) => [
                 Some(dir.join(format!("game-{number:04}-black.stderr"))),
@@ -397,7 +418,7 @@ impl RefereeArena {
             ],
             None => [None, None],
         };
-        referee::play_game(&GameSetup {
+        let setup = GameSetup {
             commands: [
                 &self.entrants[spec.black].command,
                 &self.entrants[spec.white].command,
@@ -406,7 +427,8 @@ impl RefereeArena {
             to_move: spec.opening.to_move,
             limit: self.limit,
             stderr,
-        })
+        };
+        referee::play_watched(&setup, watch)
     }
 
     /// Each side's transcript, `game-NNNN-black.txt` and `-white.txt`,

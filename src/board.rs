@@ -275,15 +275,29 @@ impl Board {
     /// legal move of the side to move, `.` empty.
     #[must_use]
     pub fn diagram(&self, to_move: Color) -> String {
+        self.diagram_marking(to_move, None)
+    }
+
+    /// [`Board::diagram`], with `marked` (the move just played) set in
+    /// brackets: `5 . . . X X[X]. .`.
+    #[must_use]
+    pub fn diagram_marking(&self, to_move: Color, marked: Option<Square>) -> String {
         let (black, white) = self.colors(to_move);
         let moves = self.moves();
+        let marked = marked.map_or(0, Square::bit);
         let mut out = String::with_capacity(9 * 20);
         out.push_str("  a b c d e f g h\n");
         for rank in 0..8 {
             out.push((b'1' + rank as u8) as char);
             for file in 0..8 {
                 let bit = 1u64 << (rank * 8 + file);
-                out.push(' ');
+                out.push(if bit == marked {
+                    '['
+                } else if file > 0 && bit >> 1 == marked {
+                    ']'
+                } else {
+                    ' '
+                });
                 out.push(if black & bit != 0 {
                     'X'
                 } else if white & bit != 0 {
@@ -293,6 +307,9 @@ impl Board {
                 } else {
                     '.'
                 });
+            }
+            if marked >> (rank * 8) == 1 << 7 {
+                out.push(']');
             }
             out.push('\n');
         }
@@ -310,6 +327,26 @@ pub fn move_names(set: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_marked_square_is_bracketed_on_any_file() {
+        let b = Board::start();
+        let rows = |marked: &str| -> Vec<String> {
+            b.diagram_marking(Color::Black, Square::parse(marked))
+                .lines()
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(rows("d4")[4], "4 . . *[O]X . . .");
+        assert_eq!(rows("a1")[1], "1[.]. . . . . . .");
+        assert_eq!(rows("h8")[8], "8 . . . . . . .[.]");
+        // Nothing marked: the plain diagram, and no stray bracket.
+        assert_eq!(
+            b.diagram_marking(Color::Black, None),
+            b.diagram(Color::Black)
+        );
+        assert!(!b.diagram(Color::Black).contains(['[', ']']));
+    }
 
     #[test]
     fn start_position_has_the_four_classic_moves() {

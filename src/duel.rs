@@ -3,9 +3,9 @@
 //! a line per game as it finishes, then each side's totals and the Elo
 //! difference they imply.
 
-use crate::arena::{paired_games, Entrant, Finished, Openings, RefereeArena};
-use crate::board::{Board, Color};
-use crate::referee::{Ending, Game};
+use crate::arena::{paired_games, Entrant, Finished, GameSpec, Openings, RefereeArena};
+use crate::board::Color;
+use crate::referee::{Ending, Game, Played};
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ pub struct MatchOptions {
     pub limit: Duration,
     pub jobs: usize,
     pub record: Option<std::path::PathBuf>,
-    /// Print every game move by move.
+    /// Play one game at a time and print each move as it is played.
     pub show: bool,
 }
 
@@ -42,20 +42,37 @@ pub fn run(mut options: MatchOptions, out: &mut impl Write) -> io::Result<()> {
         options.record.clone(),
     );
     let mut tallies = [Tally::default(), Tally::default()];
-    let mut written = Ok(());
-    arena.play_reporting(&specs, |f: &Finished| {
-        let a_color = if f.spec.black == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        tallies[0].add(f.game, a_color);
-        tallies[1].add(f.game, a_color.other());
-        if written.is_ok() {
-            written = report_game(out, f, a_color, &options);
+    if options.show {
+        // One game at a time on this thread, so that its moves can be
+        // printed as they come.
+        writeln!(out, "{LEGEND}")?;
+        for (index, spec) in specs.iter().enumerate() {
+            show_start(out, index + 1, spec, &options)?;
+            let mut shown = Ok(());
+            let mut placed = 0;
+            let (number, game) = arena.play_watched(spec, &mut |p: &Played| {
+                if shown.is_ok() {
+                    shown = show_move(out, p, &mut placed);
+                }
+            });
+            shown?;
+            let finished = Finished {
+                number,
+                index,
+                spec,
+                game: &game,
+            };
+            count_game(out, &mut tallies, &finished, &options)?;
         }
-    });
-    written?;
+    } else {
+        let mut written = Ok(());
+        arena.play_reporting(&specs, |f: &Finished| {
+            if written.is_ok() {
+                written = count_game(out, &mut tallies, f, &options);
+            }
+        });
+        written?;
+    }
     writeln!(
         out,
         "\n   wins draws losses forfeits  score  mean-diff  slowest  mean-reply  program"
@@ -77,6 +94,8 @@ pub fn run(mut options: MatchOptions, out: &mut impl Write) -> io::Result<()> {
         )?;
     }
     match elo_estimate(&tallies[0]) {
+        // One game says nothing about a difference in strength.
+        None if tallies[0].games < 2 => Ok(()),
         Some((elo, lo, hi)) => writeln!(
             out,
             "Elo A-B: {elo:+.0} (95% interval {lo:+.0} .. {hi:+.0})"
@@ -88,8 +107,24 @@ pub fn run(mut options: MatchOptions, out: &mut impl Write) -> io::Result<()> {
     }
 }
 
-/// `game 3/10: A white 40-24 B wins opening f5d6c3`, and with `--show` the
-/// game move by move.
+/// Adds a finished game to both sides' tallies and reports it.
+fn count_game(
+    out: &mut impl Write,
+    tallies: &mut [Tally; 2],
+    f: &Finished,
+    options: &MatchOptions,
+) -> io::Result<()> {
+    let a_color = if f.spec.black == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    tallies[0].add(f.game, a_color);
+    tallies[1].add(f.game, a_color.other());
+    report_game(out, f, a_color, options)
+}
+
+/// `game 3/10: A white 40-24 B wins opening f5d6c3`.
 fn report_game(
     out: &mut impl Write,
     f: &Finished,
@@ -113,27 +148,59 @@ fn report_game(
         options.games,
         a_color.name(),
         f.game.result_text(),
-    )?;
-    if options.show {
-        show_game(out, f.spec.opening.board, f.spec.opening.to_move, f.game)?;
-    }
-    Ok(())
+    )
 }
 
-fn show_game(out: &mut impl Write, start: Board, to_move: Color, game: &Game) -> io::Result<()> {
-    let mut board = start;
-    let mut color = to_move;
-    for (n, m) in game.moves.iter().enumerate() {
-        board = match m {
-            Some(sq) => board.play(*sq),
-            None => board.pass(),
-        };
-        let said = m.map_or("passes".to_string(), |sq| format!("plays {sq}"));
-        writeln!(out, "{}. {} {said}", n + 1, color.name())?;
-        color = color.other();
-        writeln!(out, "{}", board.diagram(color))?;
-    }
-    Ok(())
+/// What `--show`'s diagrams mean, printed once before the first game.
+const LEGEND: &str = "X black, O white, * a legal move for the side to move, \
+                      [X] the disc just played";
+
+/// Who plays which colour, and the position the game starts from.
+fn show_start(
+    out: &mut impl Write,
+    n: usize,
+    spec: &GameSpec,
+    options: &MatchOptions,
+) -> io::Result<()> {
+    let name = |entrant: usize| {
+        let player = ["A", "B"][entrant];
+        format!("{player} ({})", options.commands[entrant])
+    };
+    writeln!(
+        out,
+        "\ngame {n}/{}: {} black, {} white",
+        options.games,
+        name(spec.black),
+        name(spec.white)
+    )?;
+    let start = spec.opening.board;
+    writeln!(out, "{} to move", spec.opening.to_move.name())?;
+    writeln!(out, "{}", start.diagram(spec.opening.to_move))?;
+    out.flush()
+}
+
+/// One move as it is played: numbered (passes are not moves, so are not
+/// numbered), its reply time, the disc count, and the position with the
+/// new disc in brackets.
+fn show_move(out: &mut impl Write, p: &Played, placed: &mut u32) -> io::Result<()> {
+    let took = p.took.as_millis();
+    let Some(square) = p.square else {
+        writeln!(out, "   {} passes ({took} ms)\n", p.color.name())?;
+        return out.flush();
+    };
+    *placed += 1;
+    let next = p.color.other();
+    let (black, white) = p.board.colors(next);
+    writeln!(
+        out,
+        "{:2}. {} {square} ({took} ms)   black {}, white {}",
+        *placed,
+        p.color.name(),
+        black.count_ones(),
+        white.count_ones()
+    )?;
+    writeln!(out, "{}", p.board.diagram_marking(next, Some(square)))?;
+    out.flush()
 }
 
 /// Each program's totals over a match.

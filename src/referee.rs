@@ -128,9 +128,26 @@ pub struct GameSetup<'a> {
     pub stderr: [Option<PathBuf>; 2],
 }
 
+/// A move as the referee accepts it, for whoever watches the game.
+pub struct Played<'a> {
+    /// Who played.
+    pub color: Color,
+    /// `None` for a pass.
+    pub square: Option<Square>,
+    /// The position after it, `color.other()` to move.
+    pub board: &'a Board,
+    /// How long the reply took.
+    pub took: Duration,
+}
+
 /// Plays one game.
 #[must_use]
 pub fn play_game(setup: &GameSetup) -> Game {
+    play_watched(setup, &mut |_| {})
+}
+
+/// Plays one game, handing each move to `watch` as it is played.
+pub fn play_watched(setup: &GameSetup, watch: &mut dyn FnMut(&Played)) -> Game {
     let (black, white) = setup.start.colors(setup.to_move);
     let mut game = Game {
         ending: Ending::Finished { black: 0, white: 0 },
@@ -244,6 +261,12 @@ pub fn play_game(setup: &GameSetup) -> Game {
             None => board.pass(),
         };
         game.moves.push(played);
+        watch(&Played {
+            color: to_move,
+            square: played,
+            board: &board,
+            took,
+        });
         last = Some(played);
         to_move = to_move.other();
     }

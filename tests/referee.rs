@@ -281,3 +281,40 @@ fn nothing_a_program_started_outlives_the_game() {
     }
     assert!(ended(&state), "still running: {state}");
 }
+
+#[test]
+fn show_prints_each_move_with_the_result_last() {
+    let out = play(
+        "self --depth 1",
+        "self --player greedy --seed 1",
+        &["--games", "1", "--show"],
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].contains("[X] the disc just played"), "{out}");
+    // Moves are numbered 1, 2, ... with passes left out of the count.
+    let numbered: Vec<u32> = lines
+        .iter()
+        .filter(|l| l.contains(" ms)   black "))
+        .filter_map(|l| l.split_once(". ").and_then(|(n, _)| n.trim().parse().ok()))
+        .collect();
+    assert!(!numbered.is_empty(), "{out}");
+    assert_eq!(numbered, (1..=numbered.len() as u32).collect::<Vec<_>>());
+    // Each move's diagram brackets the disc it placed.
+    let first = lines.iter().position(|l| l.starts_with(" 1. ")).unwrap();
+    let square = lines[first].split_whitespace().nth(2).unwrap();
+    let rank: usize = square[1..].parse().unwrap();
+    let row = lines[first + 1 + rank];
+    let file = usize::from(square.as_bytes()[0] - b'a');
+    assert_eq!(&row[1 + 2 * file..4 + 2 * file], "[X]", "{square}: {row}");
+    // Every numbered move and pass came before the result line.
+    let result = lines
+        .iter()
+        .rposition(|l| l.starts_with("game 1/1: A "))
+        .unwrap();
+    let last_move = lines
+        .iter()
+        .rposition(|l| l.contains(" passes (") || l.contains(" ms)   black "))
+        .unwrap();
+    assert!(last_move < result, "{out}");
+    assert!(!out.contains("Elo"), "{out}");
+}
