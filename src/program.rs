@@ -21,6 +21,7 @@ use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -102,6 +103,9 @@ pub struct Program {
     /// A second handle on its output, to see whether anything was written
     /// that the reader thread has not taken yet.
     output_probe: Option<OwnedFd>,
+    /// Whether the reader thread holds lines it has read and not yet
+    /// handed over (taken from the pipe, so the probe cannot see them).
+    holding: Arc<AtomicBool>,
     /// The last line the program wrote to stderr (shortened).
     last_error: Arc<Mutex<String>>,
     /// Its exit status, once known.
@@ -183,8 +187,13 @@ impl Program {
         let stderr = child.stderr.take().expect("stderr was piped");
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::sync_channel(LINES_AHEAD);
+        let holding = Arc::new(AtomicBool::new(false));
+        let held = Arc::clone(&holding);
         std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
+            let mut reader = BufReader::new(Watched {
+                inner: stdout,
+                holding: Arc::clone(&held),
+            });
             let mut cut = false;
             loop {
                 let mut texts = Vec::new();
@@ -210,6 +219,8 @@ impl Program {
                 if sender.send((Instant::now(), Line::Text(texts))).is_err() {
                     return;
                 }
+                // A part of a line is nothing to hand over yet.
+                held.store(reader.buffer().contains(&b'\n'), Ordering::SeqCst);
             }
         });
         let last_error = Arc::new(Mutex::new(String::new()));
@@ -244,6 +255,7 @@ impl Program {
             stdin,
             lines,
             output_probe,
+            holding,
             last_error,
             status: None,
             pending: VecDeque::new(),
@@ -290,11 +302,12 @@ impl Program {
     pub fn unasked(&mut self) -> Option<String> {
         let in_pipe = self.pending.is_empty()
             && !self.output_ended
-            && self
-                .output_probe
-                .as_ref()
-                .and_then(|fd| readable(fd.as_raw_fd(), 0))
-                .unwrap_or(false);
+            && (self.holding.load(Ordering::SeqCst)
+                || self
+                    .output_probe
+                    .as_ref()
+                    .and_then(|fd| readable(fd.as_raw_fd(), 0))
+                    .unwrap_or(false));
         let wait = if in_pipe { STRAY_WAIT } else { Duration::ZERO };
         match self.next_line(wait) {
             Ok((_, text)) => Some(text),
@@ -426,6 +439,23 @@ impl Program {
         };
         self.status = status;
         status
+    }
+}
+
+/// A program's output as the reader thread reads it, saying when a read
+/// brought something (until the lines in it are handed over).
+struct Watched<R> {
+    inner: R,
+    holding: Arc<AtomicBool>,
+}
+
+impl<R: Read> Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            self.holding.store(true, Ordering::SeqCst);
+        }
+        Ok(n)
     }
 }
 

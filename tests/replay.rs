@@ -95,3 +95,53 @@ fn an_illegal_program_is_caught() {
         report.problems
     );
 }
+
+/// The standard start for black, then BEGIN and END.
+const ONE_MOVE: &str =
+    "> START\n> PLACE d 5 1\n> PLACE e 5 2\n> PLACE e 4 1\n> PLACE d 4 2\n> DONE\n< OK\n> BEGIN\n< f 5\n> END\n";
+
+#[test]
+fn two_recorded_replies_to_one_request_fail_an_exact_replay() {
+    let doubled = ONE_MOVE.replace("< f 5\n", "< f 5\n< f 5\n");
+    let t = Transcript::parse(&doubled).unwrap();
+    let command = format!("'{}' --depth 1", bin());
+    let report = replay(&command, &t, Duration::from_secs(1), true);
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.text.contains("records 2 replies to 'BEGIN'")),
+        "{:?}",
+        report.problems
+    );
+    // Without --exact the recorded replies are not checked.
+    let report = replay(&command, &t, Duration::from_secs(1), false);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+}
+
+#[test]
+fn a_program_that_answers_twice_or_after_the_end_is_reported() {
+    let t = Transcript::parse(ONE_MOVE).unwrap();
+    // f5 twice in two writes: reported before END if the copy has arrived
+    // by then, else after the end (replay sends END at once, and a busy
+    // machine may stop the shell between its two writes).
+    let twice = "sh -c 'while read l; do case \"$l\" in DONE) echo OK;; BEGIN) echo \"f 5\"; echo \"f 5\";; END) exit 0;; esac; done'";
+    let report = replay(twice, &t, Duration::from_secs(1), false);
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.text.contains("output nobody asked for: 'f 5'")),
+        "{:?}",
+        report.problems
+    );
+    let bye = "sh -c 'while read l; do case \"$l\" in DONE) echo OK;; BEGIN) echo \"f 5\";; END) echo bye; exit 0;; esac; done'";
+    let report = replay(bye, &t, Duration::from_secs(1), false);
+    assert!(
+        report.problems.iter().any(|p| p
+            .text
+            .contains("after the last line: output nobody asked for: 'bye'")),
+        "{:?}",
+        report.problems
+    );
+}
