@@ -358,7 +358,8 @@ fn bench_command(words: &[String]) -> Result<ExitCode, CliError> {
         let deep = args.number_in::<u32>("deep", 2..=MAX_DEEP)?;
         // Midgame positions against deeper searches, or solved ones.
         let (empties, default) = match deep {
-            Some(_) => (1..=MAX_DEPTH, (20, 52)),
+            // Any position a game reaches.
+            Some(_) => (1..=60, (20, 52)),
             None => (SOLVED_EMPTIES, (16, 20)),
         };
         let (from, to) = empties_range(&args, empties, default)?;
