@@ -140,12 +140,6 @@ pub struct Played<'a> {
     pub took: Duration,
 }
 
-/// Plays one game.
-#[must_use]
-pub fn play_game(setup: &GameSetup) -> Game {
-    play_watched(setup, &mut |_| {})
-}
-
 /// Plays one game, handing each move to `watch` as it is played.
 pub fn play_watched(setup: &GameSetup, watch: &mut dyn FnMut(&Played)) -> Game {
     let (black, white) = setup.start.colors(setup.to_move);
