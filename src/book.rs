@@ -32,7 +32,12 @@ use crate::eval::Score;
 pub const RECORD: usize = 18;
 
 /// The book embedded in the binary.
+#[cfg(not(bundle))]
 const BOOK_FILE: &[u8] = include_bytes!("book/openings.book");
+/// The bundle has no room for a book (which is off by default anyway):
+/// `--book on` there finds nothing.
+#[cfg(bundle)]
+const BOOK_FILE: &[u8] = b"";
 
 /// The least of the 8 symmetries of `board`: one key for every orientation.
 #[must_use]

@@ -23,7 +23,8 @@ const USAGE: &str = include_str!("cli/usage.txt");
 
 /// Each command's flags, each named once: `name=` takes a value, a bare
 /// `name` is a switch.
-const BOT_FLAGS: &str = "player= depth= nodes= move-time= hash= eval= probcut= book= seed= log=";
+const BOT_FLAGS: &str =
+    "player= depth= nodes= move-time= hash= eval= probcut= book= seed= log= protocol= first-move-time=";
 const MATCH_FLAGS: &str = "games= move-time= record= openings= seed= jobs= show";
 const TOURNAMENT_FLAGS: &str =
     "players= format= games= rounds= pair-games= seed= move-time= jobs= out= openings=";
@@ -37,6 +38,8 @@ const SELFPLAY_FLAGS: &str = "games= openings= depth= random= random-plies= seed
 const BIO97_FLAGS: &str = "strategy=";
 const BOOK_BUILD_FLAGS: &str = "games-dir= out= jobs= plies= min-games= depth= every=";
 const BOOK_SHOW_FLAGS: &str = "book=";
+const PACK_FLAGS: &str = "games-dir= out= jobs= every=";
+const BUNDLE_FLAGS: &str = "out= protocol= max-chars=";
 
 /// The bot with default settings: what a judge runs.
 #[must_use]
@@ -153,6 +156,8 @@ pub fn run(words: &[String]) -> ExitCode {
         "train" => train_command(&words[1..]),
         "book" => book_command(&words[1..]),
         "selfplay" => selfplay_command(&words[1..]),
+        "pack" => pack_command(&words[1..]),
+        "bundle" => bundle_command(&words[1..]),
         other => Err(usage(format!("unknown command '{other}'"))),
     };
     match result {
@@ -179,7 +184,73 @@ fn bot(words: &[String]) -> Result<ExitCode, CliError> {
         other => return Err(usage(format!("--log: unknown level '{other}'"))),
     };
     let mut player = make_player(&args)?;
-    Ok(protocol::serve_stdio(player.as_mut(), verbosity))
+    match args.text("protocol").unwrap_or("judge") {
+        "judge" => {
+            if args.text("first-move-time").is_some() {
+                return Err(usage("--first-move-time is for --protocol codingame"));
+            }
+            Ok(protocol::serve_stdio(player.as_mut(), verbosity))
+        }
+        "codingame" => {
+            let default = crate::codingame::Budget::default();
+            let budget = crate::codingame::Budget {
+                first: args
+                    .number_from::<u64>("first-move-time", 1)?
+                    .map_or(default.first, Duration::from_millis),
+                rest: move_time_flag(&args)?.unwrap_or(default.rest),
+            };
+            Ok(crate::codingame::serve_stdio(player.as_mut(), budget))
+        }
+        other => Err(usage(format!(
+            "--protocol: judge or codingame, not '{other}'"
+        ))),
+    }
+}
+
+/// `reversi pack`: the packed evaluation for the bundle, from the
+/// embedded weights (see `src/pack.rs`).
+fn pack_command(words: &[String]) -> Result<ExitCode, CliError> {
+    let args = Args::parse(words, PACK_FLAGS)?;
+    args.no_positional()?;
+    let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
+    let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.packed"));
+    let options = crate::pack::Options {
+        games_dir: &games_dir,
+        out: &out,
+        jobs: worker_jobs(&args)?,
+        every: args.number_from("every", 1)?.unwrap_or(1),
+        command: format!("reversi pack {}", words.join(" ")),
+    };
+    let mut log = io::stderr().lock();
+    crate::pack::run(&options, &mut log).map_err(|e| failed("pack", e))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The largest file CodinGame takes, in characters.
+const CODINGAME_MAX_CHARS: usize = 100_000;
+
+/// `reversi bundle --out FILE`: the one-file source (see `src/bundle.rs`).
+fn bundle_command(words: &[String]) -> Result<ExitCode, CliError> {
+    use crate::bundle::{bundle, Protocol};
+    let args = Args::parse(words, BUNDLE_FLAGS)?;
+    args.no_positional()?;
+    let out = args
+        .text("out")
+        .ok_or_else(|| usage("bundle needs --out FILE"))?;
+    let name = args.text("protocol").unwrap_or("judge");
+    let protocol = Protocol::parse(name)
+        .ok_or_else(|| usage(format!("--protocol: judge or codingame, not '{name}'")))?;
+    let limit = args
+        .number_from("max-chars", 1)?
+        .unwrap_or(CODINGAME_MAX_CHARS);
+    let source = bundle(protocol, limit).map_err(|e| CliError::Failed(format!("bundle: {e}")))?;
+    std::fs::write(out, &source).map_err(|e| failed(out, e))?;
+    eprintln!(
+        "wrote {out}: {} characters, {} bytes; build it with: rustc --edition 2021 -O {out}",
+        source.chars().count(),
+        source.len()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn perft_command(words: &[String]) -> Result<ExitCode, CliError> {

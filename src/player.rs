@@ -22,6 +22,10 @@ pub trait Player {
     /// Chooses a move for the side to move; `started` is when the request
     /// was read.
     fn choose(&mut self, board: &Board, started: Instant) -> Choice;
+    /// The limit of the coming replies, for a protocol whose limit
+    /// changes from turn to turn (CodinGame's longer first turn). Players
+    /// without a clock ignore it.
+    fn set_limit(&mut self, _limit: Duration) {}
 }
 
 /// How the bot plays: every setting of `reversi [BOT FLAGS]`, with the
@@ -156,6 +160,14 @@ impl Player for Engine {
         self.searcher.new_game();
     }
 
+    /// Changes the clock's limit; a fixed depth or node count, which has
+    /// no clock, stays without one.
+    fn set_limit(&mut self, limit: Duration) {
+        if self.limit.is_some() {
+            self.limit = Some(limit);
+        }
+    }
+
     fn choose(&mut self, board: &Board, started: Instant) -> Choice {
         if let Some(chosen) = self.book.and_then(|book| book.choose(board)) {
             return Choice {
@@ -187,10 +199,12 @@ pub fn entropy_seed() -> u64 {
 }
 
 /// Plays a uniformly random legal move.
+#[cfg(not(bundle))] // the bundle plays only the engine
 pub struct RandomPlayer {
     rng: fastrand::Rng,
 }
 
+#[cfg(not(bundle))]
 impl RandomPlayer {
     #[must_use]
     pub fn new(seed: u64) -> RandomPlayer {
@@ -200,6 +214,7 @@ impl RandomPlayer {
     }
 }
 
+#[cfg(not(bundle))]
 impl Player for RandomPlayer {
     fn new_game(&mut self) {}
 
@@ -219,10 +234,12 @@ impl Player for RandomPlayer {
 
 /// Plays the move that turns over the most discs; ties broken at random
 /// (seeded).
+#[cfg(not(bundle))] // the bundle plays only the engine
 pub struct GreedyPlayer {
     rng: fastrand::Rng,
 }
 
+#[cfg(not(bundle))]
 impl GreedyPlayer {
     #[must_use]
     pub fn new(seed: u64) -> GreedyPlayer {
@@ -232,6 +249,7 @@ impl GreedyPlayer {
     }
 }
 
+#[cfg(not(bundle))]
 impl Player for GreedyPlayer {
     fn new_game(&mut self) {}
 

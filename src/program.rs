@@ -14,7 +14,8 @@
 //! ended whole: nothing the program started outlives it.
 
 use crate::clock::MOVE_TIME_ENV;
-use crate::protocol::{quote, read_line, readable, MAX_LINE};
+use crate::lines::{read_line, readable, MAX_LINE};
+use crate::protocol::quote;
 use std::collections::VecDeque;
 use std::io::{self, BufReader, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};

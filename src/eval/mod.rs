@@ -3,6 +3,7 @@
 //! it).
 
 pub mod hand;
+pub mod packed;
 pub mod pattern;
 pub mod stability;
 

@@ -279,7 +279,12 @@ fn features_by_squares(board: &Board) -> [u32; FEATURES] {
 }
 
 /// The embedded weights file.
+#[cfg(not(bundle))]
 const WEIGHTS_FILE: &[u8] = include_bytes!("patterns.weights");
+/// The bundle has no weights file, only its header; its tables come from
+/// the packed model (see [`tables`]).
+#[cfg(bundle)]
+const WEIGHTS_FILE: &[u8] = b"reversi pattern weights v1 (packed)\n\n";
 
 /// Where a weights file's tables start: after the blank line that ends its
 /// header (`None` without one).
@@ -307,8 +312,20 @@ pub fn header() -> &'static str {
 }
 
 /// The table bytes: `STAGES * STAGE_SIZE` little-endian `i16`s.
+#[cfg(not(bundle))]
 pub(crate) fn tables() -> &'static [u8] {
     TABLES_START.map_or(&[], |start| &WEIGHTS_FILE[start..])
+}
+
+/// The table bytes, expanded from the packed model on first use (empty if
+/// it were damaged, which `weights_fit` reports).
+#[cfg(bundle)]
+pub(crate) fn tables() -> &'static [u8] {
+    static TABLES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        super::packed::decode(include_str!("patterns.packed"))
+            .map_or(Vec::new(), |stages| super::packed::expand(&stages))
+    })
 }
 
 /// Whether the embedded weights have the shape this code expects.

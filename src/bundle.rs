@@ -1,0 +1,393 @@
+//! `reversi bundle`: the playing core as one Rust source file, for judges
+//! that take source (one file, no cargo, no crates, often a size limit).
+//!
+//! The file is made from the project's own sources, which this binary
+//! carries (`include_str!`), so a bundle always plays as the build that
+//! wrote it, and no second copy of the engine is kept anywhere:
+//! - each module of the core becomes an inline `mod name { … }` at the
+//!   same place in the tree, so every `crate::` and `super::` path still
+//!   names what it named;
+//! - items are chosen by `cfg` as if built with `--cfg bundle`: `test` and
+//!   `not(bundle)` items are dropped, `bundle` items kept (the crates give
+//!   way to in-house stand-ins there: `movelist::Fixed` for `ArrayVec`;
+//!   the pattern tables come from the packed model, `eval::packed`);
+//! - a `mod` declaration of a module outside the core is dropped;
+//! - `include_str!` of a data file of the core becomes the literal;
+//! - comments, lint-only attributes and most whitespace go
+//!   ([`tokens::write`]).
+//!
+//! Then a `main` for the chosen protocol. The size is counted in
+//! characters, as CodinGame counts it; a bundle over the limit is not
+//! written.
+
+mod tokens;
+
+use tokens::{group_end, item_end, tokenize, Kind, Token};
+
+/// The core's modules, as paths under `src/` without `.rs`, and their
+/// sources. A module `a` with children is `a/mod.rs` or `a.rs`; either way
+/// its children are `a/child.rs`.
+const SOURCES: &[(&str, &str)] = &[
+    ("bitboard", include_str!("bitboard.rs")),
+    ("movegen", include_str!("movegen.rs")),
+    ("movegen/avx2", include_str!("movegen/avx2.rs")),
+    ("movegen/sse", include_str!("movegen/sse.rs")),
+    ("movelist", include_str!("movelist.rs")),
+    ("board", include_str!("board.rs")),
+    ("eval/mod", include_str!("eval/mod.rs")),
+    ("eval/hand", include_str!("eval/hand.rs")),
+    ("eval/packed", include_str!("eval/packed.rs")),
+    ("eval/pattern", include_str!("eval/pattern.rs")),
+    (
+        "eval/pattern/indices",
+        include_str!("eval/pattern/indices.rs"),
+    ),
+    ("eval/stability", include_str!("eval/stability.rs")),
+    ("tt", include_str!("tt.rs")),
+    ("clock", include_str!("clock.rs")),
+    ("lines", include_str!("lines.rs")),
+    ("search/mod", include_str!("search/mod.rs")),
+    ("search/endgame", include_str!("search/endgame.rs")),
+    ("search/midgame", include_str!("search/midgame.rs")),
+    ("search/probcut", include_str!("search/probcut.rs")),
+    ("search/root", include_str!("search/root.rs")),
+    ("search/searcher", include_str!("search/searcher.rs")),
+    ("book", include_str!("book.rs")),
+    ("player", include_str!("player.rs")),
+    ("protocol", include_str!("protocol.rs")),
+    ("codingame", include_str!("codingame.rs")),
+];
+
+/// Data files the core includes, by their path under `src/`.
+const DATA: &[(&str, &str)] = &[("eval/patterns.packed", include_str!("eval/patterns.packed"))];
+
+/// The top-level modules every bundle holds, in order.
+const CORE: &[&str] = &[
+    "bitboard", "movegen", "movelist", "board", "eval", "tt", "clock", "search", "book", "player",
+    "lines",
+];
+
+/// Which protocol a bundle's `main` speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The VG101 judge's (`reversi` with no arguments).
+    Judge,
+    /// CodinGame's Othello (`reversi --protocol codingame`).
+    CodinGame,
+}
+
+impl Protocol {
+    pub fn parse(name: &str) -> Option<Protocol> {
+        match name {
+            "judge" => Some(Protocol::Judge),
+            "codingame" => Some(Protocol::CodinGame),
+            _ => None,
+        }
+    }
+
+    fn module(self) -> &'static str {
+        match self {
+            Protocol::Judge => "protocol",
+            Protocol::CodinGame => "codingame",
+        }
+    }
+
+    /// The bundle's `main`: what `cli::play_default` and
+    /// `cli::play_codingame` do with default flags.
+    fn main(self) -> &'static str {
+        match self {
+            Protocol::Judge => {
+                "fn main()->std::process::ExitCode{let mut e=player::Engine::new(player::BotOptions::default());protocol::serve_stdio(&mut e,protocol::Verbosity::Full)}"
+            }
+            Protocol::CodinGame => {
+                "fn main()->std::process::ExitCode{let mut e=player::Engine::new(player::BotOptions::default());codingame::serve_stdio(&mut e,codingame::Budget::default())}"
+            }
+        }
+    }
+}
+
+/// Why no bundle was made.
+#[derive(Debug)]
+pub enum BundleError {
+    /// A source the tokenizer could not read: module path and message.
+    Source(String),
+    /// The bundle's size in characters, over the limit.
+    TooLarge { chars: usize, limit: usize },
+}
+
+impl std::fmt::Display for BundleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BundleError::Source(message) => write!(f, "{message}"),
+            BundleError::TooLarge { chars, limit } => write!(
+                f,
+                "the bundle has {chars} characters, {} over the limit of {limit}; nothing written",
+                chars - limit
+            ),
+        }
+    }
+}
+
+/// The bundle's source for `protocol`, if it fits in `limit` characters.
+pub fn bundle(protocol: Protocol, limit: usize) -> Result<String, BundleError> {
+    let mut out = format!(
+        "// reversi {} for one-file judges ({} protocol); made by `reversi bundle` from the project's sources; build: rustc --edition 2021 -O FILE\n#![allow(dead_code,unused)]\n",
+        env!("CARGO_PKG_VERSION"),
+        match protocol {
+            Protocol::Judge => "judge",
+            Protocol::CodinGame => "CodinGame",
+        }
+    );
+    let mut tokens = Vec::new();
+    for name in CORE.iter().copied().chain([protocol.module()]) {
+        tokens.extend(module_tokens(name, name)?);
+    }
+    out.push_str(&tokens::write(&tokens));
+    out.push('\n');
+    out.push_str(protocol.main());
+    out.push('\n');
+    let chars = out.chars().count();
+    if chars > limit {
+        return Err(BundleError::TooLarge { chars, limit });
+    }
+    Ok(out)
+}
+
+/// `mod name { … }` for the module at `path` (under `src/`), its children
+/// inlined.
+fn module_tokens(name: &str, path: &str) -> Result<Vec<Token>, BundleError> {
+    let (file, source) = SOURCES
+        .iter()
+        .find(|(file, _)| *file == path || *file == format!("{path}/mod"))
+        .ok_or_else(|| BundleError::Source(format!("no source for module {path}")))?;
+    let lexed = tokenize(source)
+        .map_err(|e| BundleError::Source(format!("src/{file}.rs at byte {}: {}", e.0, e.1)))?;
+    let dir = file.strip_suffix("/mod").unwrap_or(path);
+    let file_dir = file.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut out = vec![word("mod"), word(name), punct("{")];
+    out.extend(edit(&lexed, dir, file_dir)?);
+    out.push(punct("}"));
+    Ok(out)
+}
+
+fn word(text: &str) -> Token {
+    Token {
+        kind: Kind::Word,
+        text: text.to_string(),
+        spaced: true,
+    }
+}
+
+fn punct(text: &str) -> Token {
+    Token {
+        kind: Kind::Punct,
+        text: text.to_string(),
+        spaced: false,
+    }
+}
+
+/// A module's tokens as the bundle holds them (see the module doc); `dir`
+/// is where its children's files are, `file_dir` where its own file is
+/// (what its `include_str!` paths start from).
+fn edit(tokens: &[Token], dir: &str, file_dir: &str) -> Result<Vec<Token>, BundleError> {
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        // An outer attribute: `#[...]`.
+        if t.is("#") && tokens.get(i + 1).is_some_and(|t| t.is("[")) {
+            let end = group_end(tokens, i + 1);
+            let inside = &tokens[i + 2..end - 1];
+            match attribute(inside) {
+                Attribute::Keep => out.extend_from_slice(&tokens[i..end]),
+                Attribute::Drop => {}
+                Attribute::DropItem => {
+                    let mut start = end;
+                    while tokens.get(start).is_some_and(|t| t.is("#")) {
+                        start = group_end(tokens, start + 1);
+                    }
+                    i = item_end(tokens, start);
+                    continue;
+                }
+            }
+            i = end;
+            continue;
+        }
+        // `include_str!("file")` of a data file: the literal.
+        if t.is("include_str") && tokens.get(i + 1).is_some_and(|t| t.is("!")) {
+            let end = group_end(tokens, i + 2);
+            let file = tokens[i + 3].text.trim_matches('"');
+            let path = format!("{file_dir}/{file}");
+            let (_, text) = DATA
+                .iter()
+                .find(|(p, _)| *p == path)
+                .ok_or_else(|| BundleError::Source(format!("no data file {path}")))?;
+            out.push(Token {
+                kind: Kind::Literal,
+                text: format!("{text:?}"),
+                spaced: true,
+            });
+            i = end;
+            continue;
+        }
+        // `[pub[(…)]] mod name;`: the child inlined, or dropped.
+        let mut at = i;
+        if t.is("pub") {
+            at += 1;
+            if tokens.get(at).is_some_and(|t| t.is("(")) {
+                at = group_end(tokens, at);
+            }
+        }
+        let declares = tokens.get(at).is_some_and(|t| t.is("mod"))
+            && tokens.get(at + 2).is_some_and(|t| t.is(";"));
+        if declares {
+            let name = &tokens[at + 1].text;
+            let path = format!("{dir}/{name}");
+            if SOURCES
+                .iter()
+                .any(|(p, _)| *p == path || *p == format!("{path}/mod"))
+            {
+                out.extend_from_slice(&tokens[i..at]);
+                out.extend(module_tokens(name, &path)?);
+            }
+            i = at + 3;
+            continue;
+        }
+        out.push(t.clone());
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// What the bundle does with an attribute.
+enum Attribute {
+    Keep,
+    /// Drop the attribute (lint-only, or a `cfg` that holds).
+    Drop,
+    /// Drop the attribute and the item it is on (a `cfg` that fails).
+    DropItem,
+}
+
+fn attribute(inside: &[Token]) -> Attribute {
+    let first = inside.first().map_or("", |t| t.text.as_str());
+    match first {
+        "must_use" => Attribute::Drop,
+        "allow" if inside.get(2).is_some_and(|t| t.is("clippy")) => Attribute::Drop,
+        "cfg" => match predicate(&inside[2..inside.len() - 1]) {
+            Some(true) => Attribute::Drop,
+            Some(false) => Attribute::DropItem,
+            None => Attribute::Keep,
+        },
+        _ => Attribute::Keep,
+    }
+}
+
+/// A `cfg` predicate, as the bundle builds: `test` fails, `bundle` holds,
+/// anything else (the target's) is left to `rustc` (`None`).
+fn predicate(tokens: &[Token]) -> Option<bool> {
+    let head = tokens.first()?;
+    let args = || -> Vec<&[Token]> {
+        if tokens.len() < 3 {
+            return Vec::new();
+        }
+        let mut parts = Vec::new();
+        let (mut depth, mut start) = (0, 2);
+        for (k, t) in tokens.iter().enumerate().take(tokens.len() - 1).skip(2) {
+            match t.text.as_str() {
+                "(" => depth += 1,
+                ")" => depth -= 1,
+                "," if depth == 0 => {
+                    parts.push(&tokens[start..k]);
+                    start = k + 1;
+                }
+                _ => {}
+            }
+        }
+        parts.push(&tokens[start..tokens.len() - 1]);
+        parts.retain(|p| !p.is_empty());
+        parts
+    };
+    let called = tokens.get(1).is_some_and(|t| t.is("("));
+    match head.text.as_str() {
+        "test" if tokens.len() == 1 => Some(false),
+        "bundle" if tokens.len() == 1 => Some(true),
+        "not" if called => predicate(args().first()?).map(|b| !b),
+        "all" if called => {
+            let values: Vec<Option<bool>> = args().into_iter().map(predicate).collect();
+            if values.contains(&Some(false)) {
+                Some(false)
+            } else if values.iter().all(|v| *v == Some(true)) {
+                Some(true)
+            } else {
+                None
+            }
+        }
+        "any" if called => {
+            let values: Vec<Option<bool>> = args().into_iter().map(predicate).collect();
+            if values.contains(&Some(true)) {
+                Some(true)
+            } else if values.iter().all(|v| *v == Some(false)) {
+                Some(false)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edited(source: &str) -> String {
+        tokens::write(&edit(&tokenize(source).expect("lexes"), "x", "").expect("edits"))
+    }
+
+    #[test]
+    fn items_are_chosen_as_with_cfg_bundle() {
+        let source = "#[cfg(test)] mod tests { fn t() {} }\n#[cfg(not(bundle))] const A: u8 = 1;\n#[cfg(bundle)] const A: u8 = 2;\n#[cfg(all(bundle, target_arch = \"x86_64\"))] fn f() {}\n#[cfg(any(test, unix))] fn g() {}\n#[must_use] fn h() {}";
+        assert_eq!(
+            edited(source),
+            "const A:u8=2;#[cfg(all(bundle,target_arch=\"x86_64\"))]fn f(){}#[cfg(any(test,unix))]fn g(){}fn h(){}"
+        );
+    }
+
+    #[test]
+    fn a_failing_cfg_drops_the_item_with_its_other_attributes() {
+        let source = "#[cfg(test)]\n#[derive(Debug)]\nstruct S { a: u8 }\nstruct T;";
+        assert_eq!(edited(source), "struct T;");
+    }
+
+    #[test]
+    fn modules_outside_the_core_are_dropped() {
+        assert_eq!(edited("pub mod build; mod inspect; fn f() {}"), "fn f(){}");
+    }
+
+    #[test]
+    fn the_judge_bundle_fits_the_default_limit_and_names_no_crate() {
+        let source = bundle(Protocol::Judge, usize::MAX).expect("bundles");
+        assert!(
+            source.chars().count() <= 100_000,
+            "{} characters",
+            source.chars().count()
+        );
+        for name in [
+            "arrayvec",
+            "fastrand",
+            "include_bytes",
+            "cfg(test)",
+            "bundle)",
+        ] {
+            assert!(!source.contains(name), "the bundle still says {name}");
+        }
+        assert!(source.contains("fn main()"));
+    }
+
+    #[test]
+    fn a_bundle_over_the_limit_is_refused_with_the_excess() {
+        let error = bundle(Protocol::Judge, 1000).expect_err("too large");
+        let text = error.to_string();
+        assert!(text.contains("over the limit of 1000"), "{text}");
+    }
+}
