@@ -58,8 +58,13 @@ const SOURCES: &[(&str, &str)] = &[
     ("codingame", include_str!("codingame.rs")),
 ];
 
-/// Data files the core includes, by their path under `src/`.
-const DATA: &[(&str, &str)] = &[("eval/patterns.packed", include_str!("eval/patterns.packed"))];
+/// The one data file the bundled core includes (`include_str!`), by its
+/// path under `src/`: the packed evaluation's text, made here to fill the
+/// room the code leaves (see [`bundle`]).
+const PACKED_TEXT: &str = "eval/patterns.packed";
+
+/// Stands for the packed text's literal until its size is known.
+const PACKED_MARK: &str = "__PACKED_EVALUATION__";
 
 /// The top-level modules every bundle holds, in order.
 const CORE: &[&str] = &[
@@ -128,8 +133,97 @@ impl std::fmt::Display for BundleError {
     }
 }
 
-/// The bundle's source for `protocol`, if it fits in `limit` characters.
-pub fn bundle(protocol: Protocol, limit: usize) -> Result<String, BundleError> {
+/// What `reversi bundle` is asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub protocol: Protocol,
+    /// The most characters the file may have.
+    pub limit: usize,
+    /// The characters the packed evaluation's text gets; `None`: all the
+    /// room the code leaves.
+    pub eval_chars: Option<usize>,
+}
+
+/// A bundle, and what its evaluation got.
+pub struct Bundle {
+    pub source: String,
+    /// Characters of the packed evaluation's literal.
+    pub eval_chars: usize,
+    /// Corrections the packed evaluation holds (see `eval::packed`).
+    pub corrections: usize,
+}
+
+/// The bundle's source, if it fits in `options.limit` characters: the code
+/// first, then the packed evaluation with as many of its best corrections
+/// as the rest of the room holds (or `options.eval_chars` of it).
+pub fn bundle(options: Options) -> Result<Bundle, BundleError> {
+    let code = code(options.protocol)?;
+    let code_chars = code.chars().count() - PACKED_MARK.len();
+    let ranked = crate::eval::packed::Ranked::embedded().ok_or_else(|| {
+        BundleError::Source("the packed evaluation (src/eval/patterns.pack) is damaged".into())
+    })?;
+    // The literal may take this many characters: what it was given, or
+    // the room the code leaves.
+    let target = options
+        .eval_chars
+        .unwrap_or(options.limit.saturating_sub(code_chars));
+    let mut room = target;
+    loop {
+        let Some((text, corrections)) = ranked.text_within(room) else {
+            // Not even the model fits: say how large the smallest file is.
+            let (text, _) = ranked
+                .text_within(usize::MAX)
+                .expect("fits without a limit");
+            let chars = code_chars + literal(&text).chars().count();
+            return Err(BundleError::TooLarge {
+                chars: chars.max(options.limit + 1),
+                limit: options.limit,
+            });
+        };
+        let literal = literal(&text);
+        let eval_chars = literal.chars().count();
+        if eval_chars > target {
+            // The quotes and escapes: take them off the room, and again.
+            room = room.saturating_sub(eval_chars - target);
+            continue;
+        }
+        let chars = code_chars + eval_chars;
+        if chars > options.limit {
+            return Err(BundleError::TooLarge {
+                chars,
+                limit: options.limit,
+            });
+        }
+        return Ok(Bundle {
+            source: code.replacen(PACKED_MARK, &literal, 1),
+            eval_chars,
+            corrections,
+        });
+    }
+}
+
+/// `text` as a Rust string literal, escaping only what must be: its
+/// letters stay as they are, one character each, where `{:?}` would write
+/// the unassigned ones as `\u{…}`.
+fn literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The bundle's code for `protocol`, with [`PACKED_MARK`] where the packed
+/// evaluation's literal goes.
+fn code(protocol: Protocol) -> Result<String, BundleError> {
     let mut out = format!(
         "// reversi {} for one-file judges ({} protocol); made by `reversi bundle` from the project's sources; build: rustc --edition 2021 -O FILE\n#![allow(dead_code,unused)]\n",
         env!("CARGO_PKG_VERSION"),
@@ -146,10 +240,6 @@ pub fn bundle(protocol: Protocol, limit: usize) -> Result<String, BundleError> {
     out.push('\n');
     out.push_str(protocol.main());
     out.push('\n');
-    let chars = out.chars().count();
-    if chars > limit {
-        return Err(BundleError::TooLarge { chars, limit });
-    }
     Ok(out)
 }
 
@@ -218,13 +308,12 @@ fn edit(tokens: &[Token], dir: &str, file_dir: &str) -> Result<Vec<Token>, Bundl
             let end = group_end(tokens, i + 2);
             let file = tokens[i + 3].text.trim_matches('"');
             let path = format!("{file_dir}/{file}");
-            let (_, text) = DATA
-                .iter()
-                .find(|(p, _)| *p == path)
-                .ok_or_else(|| BundleError::Source(format!("no data file {path}")))?;
+            if path != PACKED_TEXT {
+                return Err(BundleError::Source(format!("no data file {path}")));
+            }
             out.push(Token {
                 kind: Kind::Literal,
-                text: format!("{text:?}"),
+                text: PACKED_MARK.to_string(),
                 spaced: true,
             });
             i = end;
@@ -365,28 +454,52 @@ mod tests {
     }
 
     #[test]
-    fn the_judge_bundle_fits_the_default_limit_and_names_no_crate() {
-        let source = bundle(Protocol::Judge, usize::MAX).expect("bundles");
-        assert!(
-            source.chars().count() <= 100_000,
-            "{} characters",
-            source.chars().count()
-        );
+    fn the_judge_bundle_fills_the_default_limit_and_names_no_crate() {
+        let options = Options {
+            protocol: Protocol::Judge,
+            limit: 100_000,
+            eval_chars: None,
+        };
+        let made = bundle(options).expect("bundles");
+        let chars = made.source.chars().count();
+        assert!((99_000..=100_000).contains(&chars), "{chars} characters");
+        assert!(made.corrections > 0, "room left for corrections");
         for name in [
             "arrayvec",
             "fastrand",
-            "include_bytes",
+            "include_",
             "cfg(test)",
             "bundle)",
+            PACKED_MARK,
         ] {
-            assert!(!source.contains(name), "the bundle still says {name}");
+            assert!(!made.source.contains(name), "the bundle still says {name}");
         }
-        assert!(source.contains("fn main()"));
+        assert!(made.source.contains("fn main()"));
+    }
+
+    #[test]
+    fn the_evaluation_gets_the_characters_asked_for() {
+        let options = Options {
+            protocol: Protocol::CodinGame,
+            limit: 200_000,
+            eval_chars: Some(9_000),
+        };
+        let made = bundle(options).expect("bundles");
+        assert!(
+            made.eval_chars <= 9_000 && made.eval_chars > 8_900,
+            "{}",
+            made.eval_chars
+        );
     }
 
     #[test]
     fn a_bundle_over_the_limit_is_refused_with_the_excess() {
-        let error = bundle(Protocol::Judge, 1000).expect_err("too large");
+        let options = Options {
+            protocol: Protocol::Judge,
+            limit: 1000,
+            eval_chars: None,
+        };
+        let error = bundle(options).err().expect("too large");
         let text = error.to_string();
         assert!(text.contains("over the limit of 1000"), "{text}");
     }

@@ -39,7 +39,7 @@ const BIO97_FLAGS: &str = "strategy=";
 const BOOK_BUILD_FLAGS: &str = "games-dir= out= jobs= plies= min-games= depth= every=";
 const BOOK_SHOW_FLAGS: &str = "book=";
 const PACK_FLAGS: &str = "games-dir= out= jobs= every=";
-const BUNDLE_FLAGS: &str = "out= protocol= max-chars=";
+const BUNDLE_FLAGS: &str = "out= protocol= max-chars= eval-chars=";
 
 /// The bot with default settings: what a judge runs.
 #[must_use]
@@ -213,7 +213,7 @@ fn pack_command(words: &[String]) -> Result<ExitCode, CliError> {
     let args = Args::parse(words, PACK_FLAGS)?;
     args.no_positional()?;
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
-    let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.packed"));
+    let out = PathBuf::from(args.text("out").unwrap_or("src/eval/patterns.pack"));
     let options = crate::pack::Options {
         games_dir: &games_dir,
         out: &out,
@@ -240,15 +240,21 @@ fn bundle_command(words: &[String]) -> Result<ExitCode, CliError> {
     let name = args.text("protocol").unwrap_or("judge");
     let protocol = Protocol::parse(name)
         .ok_or_else(|| usage(format!("--protocol: judge or codingame, not '{name}'")))?;
-    let limit = args
-        .number_from("max-chars", 1)?
-        .unwrap_or(CODINGAME_MAX_CHARS);
-    let source = bundle(protocol, limit).map_err(|e| CliError::Failed(format!("bundle: {e}")))?;
-    std::fs::write(out, &source).map_err(|e| failed(out, e))?;
+    let options = crate::bundle::Options {
+        protocol,
+        limit: args
+            .number_from("max-chars", 1)?
+            .unwrap_or(CODINGAME_MAX_CHARS),
+        eval_chars: args.number_from("eval-chars", 1)?,
+    };
+    let made = bundle(options).map_err(|e| CliError::Failed(format!("bundle: {e}")))?;
+    std::fs::write(out, &made.source).map_err(|e| failed(out, e))?;
     eprintln!(
-        "wrote {out}: {} characters, {} bytes; build it with: rustc --edition 2021 -O {out}",
-        source.chars().count(),
-        source.len()
+        "wrote {out}: {} characters ({} of them the evaluation, {} corrections), {} bytes; build it with: rustc --edition 2021 -O {out}",
+        made.source.chars().count(),
+        made.eval_chars,
+        made.corrections,
+        made.source.len()
     );
     Ok(ExitCode::SUCCESS)
 }

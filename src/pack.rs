@@ -9,12 +9,23 @@
 //!    that most read costs a great deal.
 //! 3. For each stage and pattern, fit the model's numbers to the embedded
 //!    table by least squares weighted by those counts (a small ridge keeps
-//!    numbers that no position pins down at zero); quantise them and write
-//!    the text.
-//! 4. Read the text back as the bundle will, and print the held-out mean
-//!    absolute error per stage of the full tables and of the packed ones.
+//!    numbers that no position pins down at zero), and quantise them.
+//! 4. Rank the corrections of the entries where the model is furthest
+//!    off, weighted by their counts (count times squared error, largest
+//!    first), and write the model and the best of them
+//!    (`src/eval/patterns.pack`); `reversi bundle` takes as many as its
+//!    file has room for.
+//! 5. Make the bundle's text at a few sizes, read it back as the bundle
+//!    will, and print the held-out mean absolute error per stage of the
+//!    full tables and of the packed ones.
+//!
+//! Tried and not kept: refining the fitted numbers on the labelled
+//! positions themselves by gradient descent, as `train` fits its tables
+//! (BENCHMARKS.md, "The bundle's evaluation").
 
-use crate::eval::packed::{self, model_size, pair_offsets, BASE, CHAR_BITS, QUANTUM};
+use crate::eval::packed::{
+    self, model_size, pair_offsets, Correction, Ranked, CORRECTION_QUANTUM, QUANTUM,
+};
 use crate::eval::pattern::{self, MOBILITY_SIZE, PATTERNS, STAGES, STAGE_SIZE, WEIGHT_SCALE};
 use crate::train::{label_all, read_games, HOLD_OUT};
 use std::io::{self, Write};
@@ -64,55 +75,80 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         }
     }
     let stages: Vec<usize> = (0..STAGES).collect();
-    let numbers = crate::parallel::map(options.jobs, &stages, |&stage| {
-        let weight = |at: usize| {
-            let at = 2 * (stage * STAGE_SIZE + at);
-            i32::from(i16::from_le_bytes([full[at], full[at + 1]]))
-        };
-        fit_stage(&counts[stage], weight)
+    let weight = |stage: usize, at: usize| {
+        let at = 2 * (stage * STAGE_SIZE + at);
+        i32::from(i16::from_le_bytes([full[at], full[at + 1]]))
+    };
+    let models = crate::parallel::map(options.jobs, &stages, |&stage| {
+        fit_stage(&counts[stage], |at| weight(stage, at))
+            .iter()
+            .map(|&w| quantise(w, QUANTUM))
+            .collect::<Vec<i32>>()
     });
-    let text = encode(&numbers, &options.command);
-    std::fs::write(options.out, &text)?;
+    let mut candidates = corrections(&models, &counts, weight);
+    candidates.truncate(MAX_CORRECTIONS);
+    let ranked = Ranked {
+        header: format!(
+            "reversi packed weights v1, {}, from: {}",
+            options.command,
+            pattern::header().lines().nth(1).unwrap_or("?")
+        ),
+        models,
+        corrections: candidates,
+    };
+    let bytes = ranked.to_bytes();
+    std::fs::write(options.out, &bytes)?;
     writeln!(
         log,
-        "wrote {} ({} characters, {} bytes)",
+        "wrote {} ({} bytes): the model and the {} best corrections",
         options.out.display(),
-        text.chars().count(),
-        text.len()
+        bytes.len(),
+        ranked.corrections.len()
     )?;
 
-    let packed = packed::decode(&text)
-        .map(|stages| packed::expand(&stages))
-        .ok_or_else(|| io::Error::other("the text just written does not read back"))?;
-    writeln!(
-        log,
-        "held-out mean absolute error, discs (one game in {HOLD_OUT}):"
-    )?;
-    writeln!(log, "stage empties positions full packed")?;
+    // Held-out error of the full tables, and of the packed ones at a few
+    // sizes of the bundle's text.
+    let mut columns = vec![full.to_vec()];
+    write!(log, "held-out mean absolute error, discs (one game in {HOLD_OUT}); packed in N characters:\nstage empties positions full")?;
+    for chars in REPORTED_CHARS {
+        let (text, n) = ranked.text_within(chars).ok_or_else(|| {
+            io::Error::other(format!("the model alone takes over {chars} characters"))
+        })?;
+        let read = packed::decode(&text)
+            .ok_or_else(|| io::Error::other("a packed text does not read back"))?;
+        columns.push(packed::expand(&read));
+        write!(log, " {chars}({n})")?;
+    }
+    writeln!(log)?;
     for stage in 0..STAGES {
-        let (mut n, mut by_full, mut by_packed) = (0u64, 0f64, 0f64);
-        for s in test
+        let in_stage: Vec<_> = test
             .iter()
             .filter(|s| pattern::stage(s.board.empty_count()) == stage)
-        {
-            let label = f64::from(s.label);
-            let disc = |sum: i32| f64::from(sum) / f64::from(WEIGHT_SCALE);
-            by_full += (disc(pattern::weight_sum(full, &s.board)) - label).abs();
-            by_packed += (disc(pattern::weight_sum(&packed, &s.board)) - label).abs();
-            n += 1;
-        }
+            .collect();
         let low = 11 + 5 * stage;
         let high = if stage + 1 == STAGES { 60 } else { low + 4 };
-        let n_f = n.max(1) as f64;
-        writeln!(
-            log,
-            "{stage:5} {low:3}-{high:<3} {n:9} {:5.2} {:6.2}",
-            by_full / n_f,
-            by_packed / n_f
-        )?;
+        write!(log, "{stage:5} {low:3}-{high:<3} {:9}", in_stage.len())?;
+        for tables in &columns {
+            let error: f64 = in_stage
+                .iter()
+                .map(|s| {
+                    let sum = f64::from(pattern::weight_sum(tables, &s.board));
+                    (sum / f64::from(WEIGHT_SCALE) - f64::from(s.label)).abs()
+                })
+                .sum();
+            write!(log, " {:6.2}", error / in_stage.len().max(1) as f64)?;
+        }
+        writeln!(log)?;
     }
     Ok(())
 }
+
+/// The most corrections kept, best first: more than any bundle has room
+/// for (each takes about one character).
+const MAX_CORRECTIONS: usize = 50_000;
+
+/// The sizes of the bundle's text whose held-out error `pack` prints.
+const REPORTED_CHARS: [usize; 4] = [10_000, 15_000, 20_000, 30_000];
 
 /// One stage's numbers, in 1/`WEIGHT_SCALE` discs, groups as
 /// `packed::group_sizes` lists them; `weight(at)` is the full table entry
@@ -214,67 +250,43 @@ fn solve_positive(matrix: &mut [f64], right: &[f64], size: usize) -> Vec<f64> {
     y
 }
 
-/// Bits out, most significant first, 15 to a character.
-struct BitWriter {
-    text: String,
-    word: u32,
-    used: u32,
+/// `w` rounded to a multiple of `quantum`, as the text stores it.
+fn quantise(w: i32, quantum: i32) -> i32 {
+    (f64::from(w) / f64::from(quantum)).round() as i32 * quantum
 }
 
-impl BitWriter {
-    fn write(&mut self, value: u32, bits: u32) {
-        for k in (0..bits).rev() {
-            self.word = self.word << 1 | (value >> k & 1);
-            self.used += 1;
-            if self.used == CHAR_BITS {
-                self.flush();
-            }
-        }
-    }
-
-    fn flush(&mut self) {
-        if self.used > 0 {
-            let word = self.word << (CHAR_BITS - self.used);
-            self.text
-                .push(char::from_u32(BASE + word).expect("BASE + 15 bits is a letter"));
-            (self.word, self.used) = (0, 0);
-        }
-    }
-}
-
-/// The text of `stages` (numbers in 1/`WEIGHT_SCALE` discs, each stage's
-/// groups as `packed::group_sizes` lists them), quantised.
-fn encode(stages: &[Vec<i32>], command: &str) -> String {
-    let header = format!(
-        "reversi packed weights v1, {command}, from: {}\n",
-        pattern::header().lines().nth(1).unwrap_or("?")
-    );
-    let mut bits = BitWriter {
-        text: header,
-        word: 0,
-        used: 0,
-    };
-    let sizes = packed::group_sizes();
-    for numbers in stages {
+/// Every correction worth making, most valuable first, as (stage, entry,
+/// value): where the expanded model (`models`, quantised) differs from the
+/// full table (`weight(stage, entry)`) by at least half a step of the
+/// corrections, ranked by reads (`counts`) times the squared difference.
+fn corrections(
+    models: &[Vec<i32>],
+    counts: &[Vec<u32>],
+    weight: impl Fn(usize, usize) -> i32,
+) -> Vec<Correction> {
+    let mut ranked: Vec<(f64, usize, u32, i32)> = Vec::new();
+    for (stage, numbers) in models.iter().enumerate() {
+        let mut expanded = Vec::with_capacity(STAGE_SIZE);
         let mut at = 0;
-        for &size in &sizes {
-            let zigzag: Vec<u32> = numbers[at..at + size]
-                .iter()
-                .map(|&w| {
-                    let q = (f64::from(w) / f64::from(QUANTUM)).round() as i32;
-                    ((q << 1) ^ (q >> 31)) as u32
-                })
-                .collect();
-            let width = 32 - zigzag.iter().max().copied().unwrap_or(0).leading_zeros();
-            bits.write(width, 5);
-            for z in zigzag {
-                bits.write(z, width);
-            }
+        for squares in PATTERNS {
+            let size = model_size(squares.len());
+            expanded.extend(packed::expand_pattern(
+                squares.len(),
+                &numbers[at..at + size],
+            ));
             at += size;
         }
+        for (entry, model) in expanded.iter().enumerate() {
+            let value = quantise(weight(stage, entry) - model, CORRECTION_QUANTUM);
+            let reads = f64::from(counts[stage][entry]);
+            if value != 0 && reads > 0.0 {
+                let gain = reads * f64::from(weight(stage, entry) - model).powi(2);
+                ranked.push((gain, stage, entry as u32, value));
+            }
+        }
     }
-    bits.flush();
-    bits.text
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    ranked.into_iter().map(|(_, s, e, v)| (s, e, v)).collect()
 }
 
 #[cfg(test)]
@@ -293,21 +305,50 @@ mod tests {
     }
 
     #[test]
-    fn encoded_numbers_decode_to_themselves_rounded_to_the_quantum() {
+    fn a_text_reads_back_to_its_numbers_and_corrections() {
         let per_stage: usize = packed::group_sizes().iter().sum();
-        let stages: Vec<Vec<i32>> = (0..STAGES)
+        let models: Vec<Vec<i32>> = (0..STAGES)
             .map(|s| {
                 (0..per_stage)
-                    .map(|k| ((k * 31 + s * 7) % 401) as i32 - 200)
+                    .map(|k| (((k * 31 + s * 7) % 401) as i32 - 200) * QUANTUM)
                     .collect()
             })
             .collect();
-        let text = encode(&stages, "test");
-        let decoded = packed::decode(&text).expect("reads back");
-        for (a, b) in stages.iter().flatten().zip(decoded.iter().flatten()) {
-            assert!((a - b).abs() <= QUANTUM / 2, "{a} against {b}");
-        }
+        let corrections = vec![
+            (0, 0, 8),
+            (0, 5, -16),
+            (3, 70_000, 800),
+            (9, STAGE_SIZE as u32 - 1, -8),
+            (3, 12, 24),
+        ];
+        let text = packed::encode("test", &models, &corrections);
+        let read = packed::decode(&text).expect("reads back");
+        assert_eq!(read.models, models);
+        assert_eq!(read.corrections[0], [(0, 8), (5, -16)]);
+        assert_eq!(read.corrections[3], [(12, 24), (70_000, 800)]);
+        assert_eq!(read.corrections[9], [(STAGE_SIZE as u32 - 1, -8)]);
+        assert!(read.corrections[1].is_empty());
         let half: String = text.chars().take(text.chars().count() / 2).collect();
         assert!(packed::decode(&half).is_none(), "a short text is refused");
+    }
+
+    #[test]
+    fn corrections_go_where_reads_times_error_is_largest() {
+        let per_stage: usize = packed::group_sizes().iter().sum();
+        let models = vec![vec![0; per_stage]; STAGES];
+        let mut counts = vec![vec![0u32; STAGE_SIZE]; STAGES];
+        counts[2][7] = 100; // off by 1 disc, read 100 times: 100 * 64^2
+        counts[5][9] = 1; // off by 4 discs, read once: 256^2
+        counts[6][3] = 1000; // off by under half a step: no correction
+        let weight = |stage: usize, entry: usize| match (stage, entry) {
+            (2, 7) => 64,
+            (5, 9) => -256,
+            (6, 3) => 3,
+            _ => 0,
+        };
+        assert_eq!(
+            corrections(&models, &counts, weight),
+            [(2, 7, 64), (5, 9, -256)]
+        );
     }
 }

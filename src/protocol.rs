@@ -37,10 +37,15 @@ pub enum Command {
 }
 
 /// A square as the protocol writes it, file and rank as two words: `d 3`.
+///
+/// (Items marked `cfg(not(bundle))` here are the referee's half of the
+/// vocabulary: writing commands, judging replies. The bundle, a bot only,
+/// leaves them out; `reversi bundle`, `src/bundle.rs`.)
 fn write_square(f: &mut fmt::Formatter<'_>, sq: Square) -> fmt::Result {
     write!(f, "{} {}", sq.file_char(), sq.rank_char())
 }
 
+#[cfg(not(bundle))]
 impl fmt::Display for Command {
     /// The line as the judge writes it: `PLACE d 4 1`, `TURN e 6`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -69,6 +74,7 @@ impl fmt::Display for Command {
 
 /// The `PLACE` commands that describe a position to one side: `mine` are
 /// that side's discs, `theirs` the opponent's; squares in index order.
+#[cfg(not(bundle))]
 #[must_use]
 pub fn place_commands(mine: u64, theirs: u64) -> Vec<Command> {
     crate::bitboard::squares(mine | theirs)
@@ -91,6 +97,7 @@ pub enum MoveReply {
 }
 
 /// Why a move reply does not stand.
+#[cfg(not(bundle))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplyError {
     /// Neither `x y` (a lower-case file, one space, a rank) nor `PASS`.
@@ -101,6 +108,7 @@ pub enum ReplyError {
     Illegal(Square),
 }
 
+#[cfg(not(bundle))]
 impl fmt::Display for ReplyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -111,6 +119,7 @@ impl fmt::Display for ReplyError {
     }
 }
 
+#[cfg(not(bundle))]
 impl std::error::Error for ReplyError {}
 
 impl MoveReply {
@@ -118,6 +127,7 @@ impl MoveReply {
     /// or `PASS`) and checks that it is legal for `board`, the replying
     /// side to move. Every reader of replies (the referee, replay, the
     /// tests) goes through here, so they all judge alike.
+    #[cfg(not(bundle))]
     pub fn parse(text: &str, board: &Board) -> Result<MoveReply, ReplyError> {
         if text == "PASS" {
             return if board.has_moves() {
@@ -140,6 +150,7 @@ impl MoveReply {
     }
 
     /// The square played, `None` for a pass.
+    #[cfg(not(bundle))]
     #[must_use]
     pub fn square(self) -> Option<Square> {
         match self {
@@ -167,6 +178,7 @@ impl fmt::Display for MoveReply {
 /// `line` as a report quotes it: escaped (see [`escape`]), in quotes, and
 /// cut to 40 characters with its length said when longer, so that a
 /// program that writes megabytes gets a verdict of one short line.
+#[cfg(not(bundle))]
 #[must_use]
 pub fn quote(line: &str) -> String {
     const SHOWN: usize = 40;
@@ -182,6 +194,7 @@ pub fn quote(line: &str) -> String {
 /// A line with its control characters written out (`\r`, `\t`, `\n`,
 /// `\\`, `\xHH`), so that any bytes show as one line of text; the
 /// transcript format stores lines this way.
+#[cfg(not(bundle))]
 #[must_use]
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

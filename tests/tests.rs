@@ -3,7 +3,9 @@
 mod util;
 
 mod bio97;
+mod bundle;
 mod cli;
+mod codingame;
 mod endgame;
 mod perft;
 mod protocol;

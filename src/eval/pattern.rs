@@ -324,7 +324,7 @@ pub(crate) fn tables() -> &'static [u8] {
     static TABLES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
         super::packed::decode(include_str!("patterns.packed"))
-            .map_or(Vec::new(), |stages| super::packed::expand(&stages))
+            .map_or(Vec::new(), |packed| super::packed::expand(&packed))
     })
 }
 

@@ -1,0 +1,156 @@
+//! `reversi bundle`: each bundle fits CodinGame's 100,000 characters,
+//! builds with plain `rustc` (no cargo, no crates, no warning), and plays:
+//! the judge bundle a refereed match against the full binary, the
+//! CodinGame bundle a scripted turn.
+
+use crate::util::{bin, run, text};
+use reversi::bitboard::Square;
+use reversi::board::Board;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A fresh folder for this test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+/// Writes the bundle for `protocol` to `dir`, checks its size, builds it
+/// with `rustc` and returns the program's path.
+fn build(dir: &Path, protocol: &str) -> PathBuf {
+    let source = dir.join(format!("{protocol}.rs"));
+    let out = run(
+        &[
+            "bundle",
+            "--protocol",
+            protocol,
+            "--out",
+            source.to_str().expect("utf-8"),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let chars = std::fs::read_to_string(&source)
+        .expect("written")
+        .chars()
+        .count();
+    assert!(chars <= 100_000, "{protocol} bundle: {chars} characters");
+    let program = dir.join(protocol);
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let built = Command::new(rustc)
+        .args(["--edition", "2021", "-O", "-o"])
+        .arg(&program)
+        .arg(&source)
+        .output()
+        .expect("rustc runs");
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(
+        built.stderr.is_empty(),
+        "rustc said: {}",
+        text(&built.stderr)
+    );
+    program
+}
+
+#[test]
+fn the_judge_bundle_builds_with_rustc_and_plays_the_full_binary_without_a_fault() {
+    let dir = scratch("bundle-judge");
+    let program = build(&dir, "judge");
+    let out = run(
+        &[
+            "match",
+            program.to_str().expect("utf-8"),
+            &format!("{} --log quiet", bin()),
+            "--games",
+            "2",
+            "--move-time",
+            "100",
+            "--jobs",
+            "1",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(!report.contains(" forfeits:"), "{report}");
+    // both games played to the end: two results between them
+    let row = report
+        .lines()
+        .find(|l| l.starts_with("A "))
+        .expect("the bundle's row");
+    let numbers: Vec<u32> = row
+        .split_whitespace()
+        .skip(1)
+        .take(4)
+        .map(|w| w.parse().expect("a count"))
+        .collect();
+    assert_eq!(numbers[0] + numbers[1] + numbers[2], 2, "{report}");
+    assert_eq!(numbers[3], 0, "no forfeit: {report}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_codingame_bundle_builds_and_answers_a_listed_action() {
+    let dir = scratch("bundle-codingame");
+    let program = build(&dir, "codingame");
+    let board = Board::start().play(Square::parse("d3").expect("square"));
+    // white (player 1) to move after d3; '0' is black
+    let mut turn = String::from("1\n8\n");
+    for row in 0..8 {
+        for col in 0..8 {
+            let bit = 1u64 << (row * 8 + col);
+            turn.push(if board.opponent & bit != 0 {
+                '0'
+            } else if board.player & bit != 0 {
+                '1'
+            } else {
+                '.'
+            });
+        }
+        turn.push('\n');
+    }
+    let moves: Vec<Square> = reversi::bitboard::squares(board.moves()).collect();
+    turn.push_str(&format!("{}\n", moves.len()));
+    for sq in &moves {
+        turn.push_str(&format!("{sq}\n"));
+    }
+    let mut child = Command::new(&program)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("bundle starts");
+    std::io::Write::write_all(child.stdin.as_mut().expect("piped"), turn.as_bytes())
+        .expect("writes");
+    drop(child.stdin.take());
+    let out = child.wait_with_output().expect("runs");
+    let answer = text(&out.stdout);
+    assert_eq!(answer.lines().count(), 1, "{answer}");
+    let square = Square::parse(answer.trim()).expect("a square");
+    assert!(moves.contains(&square), "{answer} not among {moves:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bundle_over_the_limit_is_not_written_and_the_excess_is_named() {
+    let dir = scratch("bundle-limit");
+    let source = dir.join("small.rs");
+    let out = run(
+        &[
+            "bundle",
+            "--max-chars",
+            "1000",
+            "--out",
+            source.to_str().expect("utf-8"),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let message = text(&out.stderr);
+    assert!(message.contains("over the limit of 1000"), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(!source.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
