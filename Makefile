@@ -3,7 +3,7 @@
 CARGO ?= cargo
 BIN := target/release/reversi
 
-.PHONY: build play test lint bench perft-deep clean
+.PHONY: build play test lint bench perft-deep bundle clean
 
 build:
 	$(CARGO) build --release
@@ -38,6 +38,14 @@ perft-deep: build
 	    done; \
 	  done; \
 	done
+
+# The one-file bundles for judges that take source (README, "Submitting"),
+# each built with plain rustc as a judge would.
+bundle: build
+	mkdir -p target/bundle
+	$(BIN) bundle --out target/bundle/reversi.rs
+	$(BIN) bundle --protocol codingame --out target/bundle/codingame.rs
+	cd target/bundle && rustc --edition 2021 -O reversi.rs && rustc --edition 2021 -O codingame.rs
 
 clean:
 	$(CARGO) clean

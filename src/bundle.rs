@@ -14,12 +14,14 @@
 //! - a `mod` declaration of a module outside the core is dropped;
 //! - `include_str!` of a data file of the core becomes the literal;
 //! - comments, lint-only attributes and most whitespace go
-//!   ([`tokens::write`]).
+//!   ([`tokens::write`]), and the core's own names are shortened
+//!   ([`names::shorten`]).
 //!
 //! Then a `main` for the chosen protocol. The size is counted in
 //! characters, as CodinGame counts it; a bundle over the limit is not
 //! written.
 
+mod names;
 mod tokens;
 
 use tokens::{group_end, item_end, tokenize, Kind, Token};
@@ -118,6 +120,8 @@ pub enum BundleError {
     Source(String),
     /// The bundle's size in characters, over the limit.
     TooLarge { chars: usize, limit: usize },
+    /// `--eval-chars` below what the evaluation's model alone takes.
+    EvaluationTooSmall { model: usize, given: usize },
 }
 
 impl std::fmt::Display for BundleError {
@@ -128,6 +132,10 @@ impl std::fmt::Display for BundleError {
                 f,
                 "the bundle has {chars} characters, {} over the limit of {limit}; nothing written",
                 chars - limit
+            ),
+            BundleError::EvaluationTooSmall { model, given } => write!(
+                f,
+                "the evaluation's model alone takes {model} characters, more than the {given} given; nothing written"
             ),
         }
     }
@@ -171,13 +179,14 @@ pub fn bundle(options: Options) -> Result<Bundle, BundleError> {
     loop {
         let Some((text, corrections)) = ranked.text_within(room) else {
             // Not even the model fits: say how large the smallest file is.
-            let (text, _) = ranked
-                .text_within(usize::MAX)
-                .expect("fits without a limit");
-            let chars = code_chars + literal(&text).chars().count();
-            return Err(BundleError::TooLarge {
-                chars: chars.max(options.limit + 1),
-                limit: options.limit,
+            let model_only = crate::eval::packed::encode(&ranked.header, &ranked.models, &[]);
+            let model = literal(&model_only).chars().count();
+            return Err(match options.eval_chars {
+                Some(given) => BundleError::EvaluationTooSmall { model, given },
+                None => BundleError::TooLarge {
+                    chars: code_chars + model,
+                    limit: options.limit,
+                },
             });
         };
         let literal = literal(&text);
@@ -225,7 +234,7 @@ fn literal(text: &str) -> String {
 /// evaluation's literal goes.
 fn code(protocol: Protocol) -> Result<String, BundleError> {
     let mut out = format!(
-        "// reversi {} for one-file judges ({} protocol); made by `reversi bundle` from the project's sources; build: rustc --edition 2021 -O FILE\n#![allow(dead_code,unused)]\n",
+        "// reversi {} for one-file judges ({} protocol); made by `reversi bundle` from the project's sources (names shortened); build: rustc --edition 2021 -O FILE\n#![allow(dead_code,unused,non_snake_case,non_camel_case_types,non_upper_case_globals)]\n",
         env!("CARGO_PKG_VERSION"),
         match protocol {
             Protocol::Judge => "judge",
@@ -236,9 +245,9 @@ fn code(protocol: Protocol) -> Result<String, BundleError> {
     for name in CORE.iter().copied().chain([protocol.module()]) {
         tokens.extend(module_tokens(name, name)?);
     }
+    tokens.extend(tokenize(protocol.main()).expect("our own main lexes"));
+    names::shorten(&mut tokens);
     out.push_str(&tokens::write(&tokens));
-    out.push('\n');
-    out.push_str(protocol.main());
     out.push('\n');
     Ok(out)
 }

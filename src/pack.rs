@@ -148,7 +148,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
 const MAX_CORRECTIONS: usize = 50_000;
 
 /// The sizes of the bundle's text whose held-out error `pack` prints.
-const REPORTED_CHARS: [usize; 4] = [10_000, 15_000, 20_000, 30_000];
+const REPORTED_CHARS: [usize; 4] = [10_000, 20_000, 30_000, 40_000];
 
 /// One stage's numbers, in 1/`WEIGHT_SCALE` discs, groups as
 /// `packed::group_sizes` lists them; `weight(at)` is the full table entry
