@@ -12,7 +12,8 @@
 //!   way to in-house stand-ins there: `movelist::Fixed` for `ArrayVec`;
 //!   the pattern tables come from the packed model, `eval::packed`);
 //! - a `mod` declaration of a module outside the core is dropped;
-//! - `include_str!` of a data file of the core becomes the literal;
+//! - the one `include_str!` of the core, the packed evaluation's text,
+//!   becomes a literal made to fill the room the code leaves;
 //! - comments, lint-only attributes and most whitespace go
 //!   ([`tokens::write`]), and the core's own names are shortened
 //!   ([`names::shorten`]).
@@ -24,6 +25,7 @@
 mod names;
 mod tokens;
 
+use crate::eval::packed::Ranked;
 use tokens::{group_end, item_end, tokenize, Kind, Token};
 
 /// The core's modules, as paths under `src/` without `.rs`, and their
@@ -99,8 +101,8 @@ impl Protocol {
         }
     }
 
-    /// The bundle's `main`: what `cli::play_default` and
-    /// `cli::play_codingame` do with default flags.
+    /// The bundle's `main`: what `reversi` does with no flags
+    /// (`cli::play_default`), or with `--protocol codingame` alone.
     fn main(self) -> &'static str {
         match self {
             Protocol::Judge => {
@@ -155,6 +157,8 @@ pub struct Options {
 /// A bundle, and what its evaluation got.
 pub struct Bundle {
     pub source: String,
+    /// The packed evaluation's text (`eval::packed::decode` reads it).
+    pub evaluation: String,
     /// Characters of the packed evaluation's literal.
     pub eval_chars: usize,
     /// Corrections the packed evaluation holds (see `eval::packed`).
@@ -165,11 +169,17 @@ pub struct Bundle {
 /// first, then the packed evaluation with as many of its best corrections
 /// as the rest of the room holds (or `options.eval_chars` of it).
 pub fn bundle(options: Options) -> Result<Bundle, BundleError> {
-    let code = code(options.protocol)?;
-    let code_chars = code.chars().count() - PACKED_MARK.len();
-    let ranked = crate::eval::packed::Ranked::embedded().ok_or_else(|| {
+    let ranked = Ranked::embedded().ok_or_else(|| {
         BundleError::Source("the packed evaluation (src/eval/patterns.pack) is damaged".into())
     })?;
+    bundle_with(options, &ranked)
+}
+
+/// [`bundle`] with the packed evaluation `ranked` (`reversi pack` measures
+/// a new one this way before it is embedded).
+pub fn bundle_with(options: Options, ranked: &Ranked) -> Result<Bundle, BundleError> {
+    let code = code(options.protocol)?;
+    let code_chars = code.chars().count() - PACKED_MARK.len();
     // The literal may take this many characters: what it was given, or
     // the room the code leaves.
     let target = options
@@ -205,6 +215,7 @@ pub fn bundle(options: Options) -> Result<Bundle, BundleError> {
         }
         return Ok(Bundle {
             source: code.replacen(PACKED_MARK, &literal, 1),
+            evaluation: text,
             eval_chars,
             corrections,
         });

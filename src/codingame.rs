@@ -316,6 +316,44 @@ mod tests {
     }
 
     #[test]
+    fn random_input_never_panics_and_every_answer_is_one_line_of_a_square_or_pass() {
+        let mut rng = fastrand::Rng::with_seed(16);
+        let pieces = [
+            "0",
+            "1",
+            "8",
+            "4",
+            "d3",
+            "c4",
+            "x",
+            "",
+            "........",
+            "...10...",
+            "...01...",
+            "..1",
+            "99999999999",
+            "-3",
+            "PASS",
+            "e6 hello",
+            "\u{0}\u{7f}",
+            "1111111111",
+        ];
+        for _ in 0..300 {
+            let lines: Vec<&str> = (0..rng.usize(0..80))
+                .map(|_| pieces[rng.usize(..pieces.len())])
+                .collect();
+            let input = lines.join("\n");
+            let (out, _, _) = play(&input);
+            for answer in out.lines() {
+                assert!(
+                    answer == "PASS" || Square::parse(answer).is_some(),
+                    "{answer:?} from {input:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_answer_is_always_listed_when_anything_is() {
         let d3 = Square::parse("d3");
         let turn = Turn {

@@ -61,6 +61,13 @@ fn wrong_usage_exits_2() {
             "0",
         ],
         &["train", "--epochs", "0"],
+        &["bundle"],
+        &["bundle", "--out", "/tmp/x.rs", "--protocol", "arena"],
+        &["bundle", "--out", "/tmp/x.rs", "--max-chars", "0"],
+        &["pack", "--every", "0"],
+        &["--protocol", "arena"],
+        &["--first-move-time", "300"],
+        &["--protocol", "codingame", "--first-move-time", "0"],
         &["selfplay", "--games", "0"],
     ] {
         let (code, stderr) = exit(args);
@@ -107,6 +114,8 @@ fn a_missing_file_or_bad_data_exits_1() {
         ],
         &["selfplay", "--games", "1", "--openings", bad],
         &["train", "--extra-games", "/nonexistent/games.txt"],
+        &["pack", "--games-dir", "/nonexistent"],
+        &["bundle", "--out", "/nonexistent/dir/bundle.rs"],
     ] {
         let (code, stderr) = exit(args);
         assert_eq!(code, 1, "{args:?}: {stderr}");
