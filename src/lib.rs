@@ -19,7 +19,9 @@
 //! | midgame search, endgame solver, one front door | [`search`] |
 //! | the opening book, read in place | [`book`] |
 //! | the bot, random and greedy players | [`player`] |
+//! | reading a judge's lines | [`lines`] |
 //! | the judge protocol and its wire vocabulary | [`protocol`] |
+//! | CodinGame's Othello protocol | [`codingame`] |
 //!
 //! The harness on top, which nothing in the core uses:
 //!
@@ -32,11 +34,13 @@
 //! | knockout, Elo pool, ladder | [`tournament`] |
 //! | perft, solve, bench, train, BIO'97 | [`perft`], [`solve`], [`bench`], [`train`], [`bio97`] |
 //! | building and showing the book | [`book::build`], [`book::inspect`] |
+//! | the one-file bundle, its packed evaluation | [`bundle`], [`pack`] |
 //! | self-play games for training | [`selfplay`] |
 //! | the command line | [`cli`] |
 //!
 //! Dependencies point one way: bitboard <- movegen <- board <- {rules,
-//! eval, tt, clock, book} <- search <- player <- protocol <- program <-
+//! eval, tt, clock, book} <- search <- player <- {protocol, codingame}
+//! (both read through lines) <- program <-
 //! transcript <- referee <- arena <- {duel, tournament} <- cli (the book's
 //! builder, like `train`, sits with the tools and uses the search).
 
