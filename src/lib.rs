@@ -57,6 +57,7 @@ pub mod codingame;
 pub mod duel;
 pub mod eval;
 pub mod lines;
+pub mod linkage;
 pub mod movegen;
 pub mod movelist;
 pub mod pack;

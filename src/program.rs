@@ -150,6 +150,36 @@ fn signal_group(group: u32, signal: i32) {
 /// SIGKILL.
 const KILL: i32 = 9;
 
+/// How a program run once (see [`run_once`]) ended.
+#[derive(Debug)]
+pub enum RunOnce {
+    /// It exited by itself, after this long.
+    Exited(ExitStatus, Duration),
+    /// It ran past its limit and was killed, with all it started.
+    TimedOut,
+}
+
+/// Runs `command` once to its end, in a process group of its own, for at
+/// most `limit`: the way a contest that starts a program for every turn
+/// (Linkage's runner) runs it. A program still running at the limit is
+/// killed with everything it started; its output goes where `command`
+/// sends it.
+pub fn run_once(command: &mut Command, limit: Duration) -> io::Result<RunOnce> {
+    let started = Instant::now();
+    let mut child = command.process_group(0).spawn()?;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(RunOnce::Exited(status, started.elapsed()));
+        }
+        if started.elapsed() >= limit {
+            signal_group(child.id(), KILL);
+            let _ = child.wait();
+            return Ok(RunOnce::TimedOut);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 impl Program {
     /// Starts `command` as `sh -c` would run it, so a command line may
     /// carry flags, quotes, redirections, `cd DIR &&` and variables. Its
