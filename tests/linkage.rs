@@ -148,11 +148,9 @@ fn the_runner_plays_the_bot_as_a_program_and_logs_every_order() {
         .expect("runs");
     let report = text(&out.stdout);
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    let first = report.lines().next().unwrap_or("");
     assert!(
-        report
-            .lines()
-            .next()
-            .is_some_and(|l| l.starts_with("A: linkage")),
+        first.starts_with("A: self: linkage (reversi project)"),
         "the id: {report}"
     );
     let row = report
@@ -176,9 +174,55 @@ fn the_runner_plays_the_bot_as_a_program_and_logs_every_order() {
 }
 
 #[test]
+fn the_ladder_runs_from_a_file_of_bots() {
+    let dir = std::env::temp_dir().join(format!("linkage-ladder-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let bots = dir.join("bots.txt");
+    std::fs::write(
+        &bots,
+        "# top first\nrandom\ngreedy  # the greedy one\nrandom\n",
+    )
+    .expect("writes");
+    let out = Command::new(linkage())
+        .args(["ladder", "--rounds", "2", "--games-per-pair", "2", "--bots"])
+        .arg(&bots)
+        .arg("--dir")
+        .arg(dir.join("run"))
+        .output()
+        .expect("runs");
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(report.contains("after round 2:"), "{report}");
+    for column in ["rating", "as-More", "as-Fewer"] {
+        assert!(report.contains(column), "{report}");
+    }
+    // 2 rounds of 2 neighbouring pairs playing 2 games: 16 seats in all
+    let rows: Vec<Vec<&str>> = report
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 7 && w[0].parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(rows.len(), 3, "{report}");
+    let seats: u32 = rows
+        .iter()
+        .map(|w| w[5].parse::<u32>().expect("games"))
+        .sum();
+    assert_eq!(seats, 16, "{report}");
+    let missing = Command::new(linkage())
+        .args(["ladder", "--bots", "/nonexistent/bots.txt"])
+        .output()
+        .expect("runs");
+    assert_eq!(missing.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn wrong_usage_of_the_runner_exits_2() {
     for args in [
-        &["match", "self", "--games", "2"][..],
+        &["ladder", "--rounds", "1"][..],
+        &["ladder", "--bots", "x", "--rounds", "0"],
+        &["ladder", "extra", "--bots", "x"],
+        &["match", "self", "--games", "2"],
         &["match", "self", "random", "--games", "0"],
         &["match", "self", "random", "--fast"],
         &["match", "self", "random", "--think"],

@@ -15,6 +15,7 @@ use super::files::input_text;
 use super::player::{GreedyPlayer, MctsPlayer, Player, RandomPlayer, THINK_TIME};
 use super::rules::{all_placements, Move, Placement, Position, Side};
 use crate::program::{run_once, RunOnce};
+use crate::tournament::ladder::Ladder;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -78,7 +79,7 @@ impl Contestant {
     #[must_use]
     pub fn id(&self, name: &str) -> String {
         let Contestant::Program { exe, .. } = self else {
-            return format!("{name} (built in)");
+            return format!("the built-in {name} player");
         };
         let out = exe.with_file_name("id.txt");
         let ran = std::fs::File::create(&out).and_then(|file| {
@@ -281,7 +282,7 @@ pub fn play_match(
         )?,
     ];
     for (k, c) in contestants.iter().enumerate() {
-        writeln!(out, "{}: {} ({})", ["A", "B"][k], c.id(names[k]), names[k])?;
+        writeln!(out, "{}: {}: {}", ["A", "B"][k], names[k], c.id(names[k]))?;
     }
     let mut tallies = [Tally::default(), Tally::default()];
     for game in 0..options.games {
@@ -349,9 +350,123 @@ pub fn play_match(
     Ok(tallies)
 }
 
+/// What `linkage ladder` is asked for.
+pub struct LadderOptions<'a> {
+    pub rounds: u32,
+    /// Games each neighbouring pair plays a round (the seed's 10).
+    pub per_pair: usize,
+    /// Where each program's folder and the games' logs go.
+    pub dir: &'a Path,
+    pub seed: u64,
+    /// As in [`MatchOptions`].
+    pub think: Option<Duration>,
+}
+
+/// The seed's weekly ladder between `names` (programs or built-in
+/// players), each round a week: every bot plays the one above it and the
+/// one below, half the games as More (the ladder's rules are Othello's
+/// too: `tournament::ladder`). Progress to `out`; the ladder at the end.
+pub fn play_ladder(
+    names: &[String],
+    options: &LadderOptions,
+    out: &mut impl Write,
+) -> io::Result<Ladder> {
+    std::fs::create_dir_all(options.dir)?;
+    let mut contestants = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let dir = options.dir.join(format!("bot-{}", k + 1));
+        let contestant = Contestant::new(
+            name,
+            &dir,
+            options.seed.wrapping_add(k as u64),
+            options.think,
+        )?;
+        writeln!(out, "{}: {name}: {}", k + 1, contestant.id(name))?;
+        contestants.push(contestant);
+    }
+    let mut ladder = Ladder::new(names.len());
+    for round in 1..=options.rounds {
+        let games = ladder.pairings(options.per_pair);
+        let mut winners = Vec::with_capacity(games.len());
+        for (k, &(first, second)) in games.iter().enumerate() {
+            let path = options
+                .dir
+                .join(format!("round-{round}-game-{:02}.txt", k + 1));
+            let mut log = std::fs::File::create(&path)?;
+            writeln!(log, "More: {}, Fewer: {}", names[first], names[second])?;
+            let (more, fewer) = two_of(&mut contestants, first, second);
+            let result = play_game(more, fewer, &mut log);
+            winners.push(Some(if result.winner == Side::More {
+                first
+            } else {
+                second
+            }));
+        }
+        ladder.record_round(&games, &winners);
+        let order: Vec<&str> = ladder.order.iter().map(|&e| names[e].as_str()).collect();
+        writeln!(out, "after round {round}: {}", order.join(" > "))?;
+    }
+    writeln!(out)?;
+    write!(
+        out,
+        "{}",
+        ladder
+            .standings_table(names, ["as-More", "as-Fewer"])
+            .to_text()
+    )?;
+    Ok(ladder)
+}
+
+/// Two different elements of `items`, both mutable.
+fn two_of<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b, "a bot does not play itself");
+    if a < b {
+        let (low, high) = items.split_at_mut(b);
+        (&mut low[a], &mut high[0])
+    } else {
+        let (low, high) = items.split_at_mut(a);
+        (&mut high[0], &mut low[b])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ladder_round_pairs_neighbours_half_as_more_and_reorders() {
+        let dir = std::env::temp_dir().join(format!("linkage-ladder-{}", std::process::id()));
+        let names: Vec<String> = ["random", "greedy", "random"].map(String::from).to_vec();
+        let options = LadderOptions {
+            rounds: 1,
+            per_pair: 4,
+            dir: &dir,
+            seed: 5,
+            think: None,
+        };
+        let mut out = Vec::new();
+        let ladder = play_ladder(&names, &options, &mut out).expect("plays");
+        // three bots: two neighbouring pairs, 4 games each; the middle one
+        // plays 8, 4 as More
+        assert_eq!(ladder.records[1].games, 8);
+        assert_eq!(
+            (
+                ladder.records[1].first_games,
+                ladder.records[1].second_games
+            ),
+            (4, 4)
+        );
+        assert_eq!((ladder.records[0].games, ladder.records[2].games), (4, 4));
+        let wins: u32 = ladder.records.iter().map(|r| r.wins).sum();
+        assert_eq!(wins, 8, "a winner in every game");
+        let report = String::from_utf8(out).expect("utf-8");
+        assert!(
+            report.contains("after round 1:") && report.contains("as-More"),
+            "{report}"
+        );
+        assert!(dir.join("round-1-game-08.txt").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn built_in_players_play_whole_games_and_sides_alternate() {

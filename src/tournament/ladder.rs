@@ -1,12 +1,15 @@
 //! The weekly ladder of the Linkage bot contest
-//! (`../shared/seeds/linkage-bot-ladder.txt`), for Othello.
+//! (`../shared/seeds/linkage-bot-ladder.txt`), for either game: Othello's
+//! tournaments use it through the arena ([`Ladder::round`]), Linkage's
+//! runner through [`Ladder::pairings`] and [`Ladder::record_round`].
 //!
 //! The ladder starts in the order of the players file. Each round every
 //! player plays 10 games against the one above it and 10 against the one
-//! below (so each neighbouring pair plays 10), half with each colour. The
-//! rating is 100 x wins / games over all rounds so far (a draw is not a
-//! win), also split into games as black and as white. After each round the
-//! ladder is re-ordered by rating; equal ratings keep their order.
+//! below (so each neighbouring pair plays 10), half moving first (black in
+//! Othello, More in Linkage). The rating is 100 x wins / games over all
+//! rounds so far (a draw is not a win), also split into games moving
+//! first and second. After each round the ladder is re-ordered by rating;
+//! equal ratings keep their order.
 
 use super::Table;
 use crate::arena::{paired_games, Arena, Openings};
@@ -19,10 +22,12 @@ pub const GAMES_PER_PAIR: usize = 10;
 pub struct Record {
     pub games: u32,
     pub wins: u32,
-    pub black_games: u32,
-    pub black_wins: u32,
-    pub white_games: u32,
-    pub white_wins: u32,
+    /// Games moving first (black, More), and their wins.
+    pub first_games: u32,
+    pub first_wins: u32,
+    /// Games moving second (white, Fewer), and their wins.
+    pub second_games: u32,
+    pub second_wins: u32,
 }
 
 /// 100 x wins / games, 0 with no games.
@@ -74,46 +79,77 @@ impl Ladder {
         self.history.push(self.order.clone());
     }
 
-    /// One round: every neighbouring pair plays `per_pair` games.
+    /// One round's games, as (moves first, moves second): every
+    /// neighbouring pair plays `per_pair`, each side first in turn.
+    #[must_use]
+    pub fn pairings(&self, per_pair: usize) -> Vec<(usize, usize)> {
+        let mut games = Vec::new();
+        for pair in self.order.windows(2) {
+            for k in 0..per_pair {
+                games.push(if k % 2 == 0 {
+                    (pair[0], pair[1])
+                } else {
+                    (pair[1], pair[0])
+                });
+            }
+        }
+        games
+    }
+
+    /// Records a round's games, (first, second) and the winner's index
+    /// (`None`: a draw), then re-orders the ladder.
+    pub fn record_round(&mut self, games: &[(usize, usize)], winners: &[Option<usize>]) {
+        for (&(first, second), &winner) in games.iter().zip(winners) {
+            for (entrant, moves_first) in [(first, true), (second, false)] {
+                let won = u32::from(winner == Some(entrant));
+                let r = &mut self.records[entrant];
+                r.games += 1;
+                r.wins += won;
+                if moves_first {
+                    r.first_games += 1;
+                    r.first_wins += won;
+                } else {
+                    r.second_games += 1;
+                    r.second_wins += won;
+                }
+            }
+        }
+        self.reorder();
+    }
+
+    /// One round of Othello through `arena`: every neighbouring pair plays
+    /// `per_pair` games from the openings, half with each colour.
     pub fn round(&mut self, arena: &dyn Arena, openings: &mut Openings, per_pair: usize) {
         let mut specs = Vec::new();
         for pair in self.order.windows(2) {
             specs.extend(paired_games(pair[0], pair[1], per_pair, openings));
         }
         let outcomes = arena.play(&specs);
-        for (spec, outcome) in specs.iter().zip(&outcomes) {
-            for (entrant, color) in [(spec.black, Color::Black), (spec.white, Color::White)] {
-                let won = outcome.winner() == Some(color);
-                let r = &mut self.records[entrant];
-                r.games += 1;
-                r.wins += u32::from(won);
-                match color {
-                    Color::Black => {
-                        r.black_games += 1;
-                        r.black_wins += u32::from(won);
-                    }
-                    Color::White => {
-                        r.white_games += 1;
-                        r.white_wins += u32::from(won);
-                    }
-                }
-            }
-        }
-        self.reorder();
+        let games: Vec<(usize, usize)> = specs.iter().map(|s| (s.black, s.white)).collect();
+        let winners: Vec<Option<usize>> = specs
+            .iter()
+            .zip(&outcomes)
+            .map(|(spec, outcome)| match outcome.winner() {
+                Some(Color::Black) => Some(spec.black),
+                Some(Color::White) => Some(spec.white),
+                None => None,
+            })
+            .collect();
+        self.record_round(&games, &winners);
     }
-}
 
-impl Ladder {
-    /// The ladder's order with each rating, overall and by colour.
+    /// The ladder's order with each rating, overall and by side; `sides`
+    /// heads the two side columns (`["as-black", "as-white"]`,
+    /// `["as-More", "as-Fewer"]`).
     #[must_use]
-    pub fn standings_table(&self, names: &[String]) -> Table {
-        let columns = ["rating", "as-black", "as-white", "games", "wins"];
+    pub fn standings_table(&self, names: &[String], sides: [&'static str; 2]) -> Table {
+        let columns = ["rating", sides[0], sides[1], "games", "wins"];
         Table::ranked(&columns, &self.order, names, |e| {
             let r = &self.records[e];
             vec![
                 format!("{:.1}", r.rating()),
-                format!("{:.1}", rating(r.black_wins, r.black_games)),
-                format!("{:.1}", rating(r.white_wins, r.white_games)),
+                format!("{:.1}", rating(r.first_wins, r.first_games)),
+                format!("{:.1}", rating(r.second_wins, r.second_games)),
                 r.games.to_string(),
                 r.wins.to_string(),
             ]
@@ -142,8 +178,8 @@ mod tests {
         // Black always wins: everyone's rating is 50, split 100 / 0.
         for r in &ladder.records {
             assert_eq!(r.rating(), 50.0);
-            assert_eq!(rating(r.black_wins, r.black_games), 100.0);
-            assert_eq!(rating(r.white_wins, r.white_games), 0.0);
+            assert_eq!(rating(r.first_wins, r.first_games), 100.0);
+            assert_eq!(rating(r.second_wins, r.second_games), 0.0);
         }
         // Ties keep their order.
         assert_eq!(ladder.order, vec![0, 1, 2, 3]);

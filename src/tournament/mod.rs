@@ -54,7 +54,7 @@ pub fn run(
                 let order: Vec<&str> = l.order.iter().map(|&e| names[e].as_str()).collect();
                 println!("after round {}: {}", r + 1, order.join(" > "));
             }
-            (l.standings_table(&names), None)
+            (l.standings_table(&names, ["as-black", "as-white"]), None)
         }
     };
     println!();
