@@ -35,6 +35,10 @@
 //! | perft, solve, bench, train, BIO'97 | [`perft`], [`solve`], [`bench`], [`train`], [`bio97`] |
 //! | building and showing the book | [`book::build`], [`book::inspect`] |
 //! | the one-file bundle, its packed evaluation | [`bundle`], [`pack`] |
+//!
+//! And a second game, for the `linkage` binary: [`linkage`] (its rules,
+//! files, players and runner), which shares only the ladder
+//! ([`tournament::ladder`]) and running child programs ([`program`]).
 //! | self-play games for training | [`selfplay`] |
 //! | the command line | [`cli`] |
 //!

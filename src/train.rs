@@ -290,6 +290,27 @@ pub fn label_all(
     (train, test)
 }
 
+/// [`label_all`], saying on `log` what it labels and what came of it.
+pub fn label_logged(
+    games: &[Record],
+    jobs: usize,
+    log: &mut impl Write,
+) -> io::Result<(Vec<Sample>, Vec<Sample>)> {
+    writeln!(
+        log,
+        "labelling {} games with {jobs} jobs (solving at {SOLVE_EMPTIES} empties)",
+        games.len()
+    )?;
+    let (train, test) = label_all(games, jobs, log);
+    writeln!(
+        log,
+        "{} training positions, {} held out",
+        train.len(),
+        test.len()
+    )?;
+    Ok((train, test))
+}
+
 /// The step of the first epoch: under 2 is stable.
 const FIRST_RATE: f32 = 0.5;
 
@@ -384,19 +405,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         None => Vec::new(),
     };
     let games = read_games(options.games_dir, extra, options.every, log)?;
-    writeln!(
-        log,
-        "labelling {} games with {} jobs (solving at {SOLVE_EMPTIES} empties)",
-        games.len(),
-        options.jobs
-    )?;
-    let (train, test) = label_all(&games, options.jobs, log);
-    writeln!(
-        log,
-        "{} training positions, {} held out",
-        train.len(),
-        test.len()
-    )?;
+    let (train, test) = label_logged(&games, options.jobs, log)?;
 
     // Group by stage and fit, a stage per job.
     let mut by_stage: Vec<Vec<([u32; FEATURES], f32)>> = vec![Vec::new(); STAGES];

@@ -96,26 +96,9 @@ fn the_codingame_bundle_builds_and_answers_a_listed_action() {
     let dir = scratch("bundle-codingame");
     let program = build(&dir, "codingame");
     let board = Board::start().play(Square::parse("d3").expect("square"));
-    // white (player 1) to move after d3; '0' is black
-    let mut turn = String::from("1\n8\n");
-    for row in 0..8 {
-        for col in 0..8 {
-            let bit = 1u64 << (row * 8 + col);
-            turn.push(if board.opponent & bit != 0 {
-                '0'
-            } else if board.player & bit != 0 {
-                '1'
-            } else {
-                '.'
-            });
-        }
-        turn.push('\n');
-    }
+    // white (player 1) to move after d3
+    let turn = format!("1\n8\n{}", crate::codingame::turn_lines_for(&board, 1));
     let moves: Vec<Square> = reversi::bitboard::squares(board.moves()).collect();
-    turn.push_str(&format!("{}\n", moves.len()));
-    for sq in &moves {
-        turn.push_str(&format!("{sq}\n"));
-    }
     let mut child = Command::new(&program)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -9,17 +9,18 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// One scripted turn: what the arena sends for a position with black
-/// (player 0) to move.
-fn turn_lines(board: &Board) -> String {
+/// One scripted turn: what the arena sends to player `id` (0 black, 1
+/// white) to move in `board`.
+pub fn turn_lines_for(board: &Board, id: u32) -> String {
+    let (ours, theirs) = if id == 0 { ('0', '1') } else { ('1', '0') };
     let mut lines = String::new();
     for row in 0..8 {
         for col in 0..8 {
             let bit = 1u64 << (row * 8 + col);
             lines.push(if board.player & bit != 0 {
-                '0'
+                ours
             } else if board.opponent & bit != 0 {
-                '1'
+                theirs
             } else {
                 '.'
             });
@@ -32,6 +33,11 @@ fn turn_lines(board: &Board) -> String {
         lines.push_str(&format!("{sq}\n"));
     }
     lines
+}
+
+/// [`turn_lines_for`] black (player 0).
+fn turn_lines(board: &Board) -> String {
+    turn_lines_for(board, 0)
 }
 
 /// The positions black meets in a seeded game of moves chosen by a simple
