@@ -259,6 +259,125 @@ impl Player for MctsPlayer {
     }
 }
 
+/// The other search the issue asked to measure against the tree search:
+/// alpha-beta (negamax) to increasing depths under the same time limit,
+/// scoring a position by its group count. Kept as a built-in player of
+/// the runner (`alphabeta`) so the comparison can be replayed; the tree
+/// search won it (BENCHMARKS.md, "Linkage").
+pub struct AlphaBetaPlayer {
+    pub think: Duration,
+    rng: fastrand::Rng,
+}
+
+/// A finished game's score, beyond any estimate.
+const WON: f64 = 1000.0;
+
+/// Each domino still to come is worth this many groups to More in the
+/// estimate: a domino placed at random starts a group of its own more
+/// often than not.
+const GROUPS_PER_DOMINO_LEFT: f64 = 0.5;
+
+impl AlphaBetaPlayer {
+    #[must_use]
+    pub fn new(seed: u64, think: Duration) -> AlphaBetaPlayer {
+        AlphaBetaPlayer {
+            think,
+            rng: fastrand::Rng::with_seed(seed),
+        }
+    }
+
+    /// The estimate for the side to move: groups against the 12 More
+    /// needs, counting the dominoes left; a finished game is won or lost.
+    fn evaluate(position: &Position, placements: &[Placement]) -> f64 {
+        let for_more = if position.is_over(placements) {
+            if position.winner() == Side::More {
+                WON
+            } else {
+                -WON
+            }
+        } else {
+            let left: u8 = position.stock.iter().sum();
+            f64::from(position.groups()) + GROUPS_PER_DOMINO_LEFT * f64::from(left) - 11.5
+        };
+        match position.to_move {
+            Side::More => for_more,
+            Side::Fewer => -for_more,
+        }
+    }
+
+    /// Negamax to `depth` within (`alpha`, `beta`); `None` when time ran out.
+    fn search(
+        &self,
+        position: &Position,
+        placements: &[Placement],
+        depth: u32,
+        mut alpha: f64,
+        beta: f64,
+        deadline: Instant,
+    ) -> Option<f64> {
+        let moves = position.moves(placements);
+        if depth == 0 || moves.is_empty() {
+            return Some(AlphaBetaPlayer::evaluate(position, placements));
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        let mut best = -f64::INFINITY;
+        for mv in moves {
+            let score = -self.search(
+                &position.play(mv),
+                placements,
+                depth - 1,
+                -beta,
+                -alpha,
+                deadline,
+            )?;
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+}
+
+impl Player for AlphaBetaPlayer {
+    fn choose(&mut self, position: &Position, placements: &[Placement]) -> Move {
+        let deadline = Instant::now() + self.think;
+        let mut moves = position.moves(placements);
+        self.rng.shuffle(&mut moves);
+        let mut chosen = moves[0];
+        for depth in 1.. {
+            let mut best = (-f64::INFINITY, moves[0]);
+            for &mv in &moves {
+                let Some(score) = self.search(
+                    &position.play(mv),
+                    placements,
+                    depth - 1,
+                    -f64::INFINITY,
+                    -best.0,
+                    deadline,
+                ) else {
+                    return chosen;
+                };
+                if -score > best.0 {
+                    best = (-score, mv);
+                }
+            }
+            chosen = best.1;
+            // The best first next time, for the cut-offs.
+            if let Some(k) = moves.iter().position(|&m| m == chosen) {
+                moves.swap(0, k);
+            }
+            if depth >= 24 {
+                break;
+            }
+        }
+        chosen
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::rules::all_placements;
@@ -316,6 +435,43 @@ mod tests {
         for mv in after.moves(&placements) {
             assert!(after.play(mv).groups() >= groups);
         }
+    }
+
+    #[test]
+    fn alpha_beta_plays_legal_moves_and_sees_a_won_last_move() {
+        let placements = all_placements();
+        let mut player = AlphaBetaPlayer::new(1, Duration::from_millis(50));
+        let mut position = Position::start();
+        for _ in 0..6 {
+            let mv = player.choose(&position, &placements);
+            assert!(position.is_legal(mv, &placements));
+            position = position.play(mv);
+        }
+        // One domino left, More to move with 11 groups: the isolated
+        // placement wins, joining a group loses.
+        let domino = |a: u32, b: u32| Placement::of_squares(a, b).expect("neighbours").0;
+        let mut last = Position::start();
+        // (squares, colour): no two of a colour touch
+        let spots = [
+            (0, 1, 0),
+            (3, 4, 1),
+            (14, 15, 2),
+            (17, 18, 3),
+            (28, 29, 0),
+            (31, 32, 1),
+            (42, 43, 2),
+            (45, 46, 3),
+            (5, 12, 0),
+            (37, 44, 1),
+            (35, 36, 3),
+        ];
+        for &(a, b, colour) in &spots {
+            last.colours[colour] |= domino(a, b);
+        }
+        last.stock = [0, 0, 0, 1];
+        assert_eq!(last.groups(), 11);
+        let mv = AlphaBetaPlayer::new(2, Duration::from_millis(200)).choose(&last, &placements);
+        assert_eq!(last.play(mv).groups(), 12, "{mv:?}");
     }
 
     #[test]

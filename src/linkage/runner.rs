@@ -12,7 +12,7 @@
 //! files.
 
 use super::files::input_text;
-use super::player::{GreedyPlayer, MctsPlayer, Player, RandomPlayer, THINK_TIME};
+use super::player::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer, Player, RandomPlayer, THINK_TIME};
 use super::rules::{all_placements, Move, Placement, Position, Side};
 use crate::program::{run_once, RunOnce};
 use crate::tournament::ladder::Ladder;
@@ -40,7 +40,7 @@ pub enum Contestant {
 }
 
 impl Contestant {
-    /// `random`, `greedy` or `bot` (seeded), or the program at `name`,
+    /// `random`, `greedy`, `bot` or `alphabeta` (seeded), or the program at `name`,
     /// copied into `dir` (made fresh), with `think` passed on to it.
     pub fn new(
         name: &str,
@@ -52,6 +52,10 @@ impl Contestant {
             "random" => Ok(Contestant::BuiltIn(Box::new(RandomPlayer::new(seed)))),
             "greedy" => Ok(Contestant::BuiltIn(Box::new(GreedyPlayer::new(seed)))),
             "bot" => Ok(Contestant::BuiltIn(Box::new(MctsPlayer::new(
+                seed,
+                think.unwrap_or(THINK_TIME),
+            )))),
+            "alphabeta" => Ok(Contestant::BuiltIn(Box::new(AlphaBetaPlayer::new(
                 seed,
                 think.unwrap_or(THINK_TIME),
             )))),
