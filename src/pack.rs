@@ -21,7 +21,7 @@
 //!
 //! Tried and not kept: refining the fitted numbers on the labelled
 //! positions themselves by gradient descent, as `train` fits its tables
-//! (BENCHMARKS.md, "The bundle's evaluation").
+//! (BENCHMARKS.md, "The bundle").
 
 use crate::bundle::{bundle_with, Protocol};
 use crate::eval::packed::{

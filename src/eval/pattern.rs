@@ -318,7 +318,9 @@ pub(crate) fn tables() -> &'static [u8] {
 }
 
 /// The table bytes, expanded from the packed model on first use (empty if
-/// it were damaged, which `weights_fit` reports).
+/// it were damaged, which `weights_fit` reports). No `patterns.packed`
+/// file exists: `reversi bundle` writes the text in its place, sized to
+/// the room its file leaves (`src/bundle.rs`).
 #[cfg(bundle)]
 pub(crate) fn tables() -> &'static [u8] {
     static TABLES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();

@@ -7,8 +7,8 @@
 //! | --- | --- |
 //! | the board, moves, groups, the end | [`rules`] |
 //! | `input.txt` and `order.txt` | [`files`] |
-//! | the bot (tree search), random and greedy players | [`player`] |
-//! | games between bots, as the contest's runner plays them | [`runner`] |
+//! | the bot (tree search), random, greedy and alpha-beta players | [`player`] |
+//! | games between bots as the contest's runner plays them, the ladder | [`runner`] |
 
 pub mod files;
 pub mod player;

@@ -8,8 +8,11 @@
 //! asked for first, with an argument.
 //!
 //! A contestant is a program, or one of the built-in players (`random`,
-//! `greedy`, or `bot`, the tree search in this process), which need no
-//! files.
+//! `greedy`, `bot`, the tree search in this process, or `alphabeta`),
+//! which need no files.
+//!
+//! The weekly ladder (`linkage ladder`, [`play_ladder`]) plays its rounds
+//! with the same games, on the ladder Othello's tournaments use.
 
 use super::files::input_text;
 use super::player::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer, Player, RandomPlayer, THINK_TIME};
