@@ -88,15 +88,20 @@ impl<R: BufRead, L: Write> Reader<'_, R, L> {
         Ok(Some(value))
     }
 
-    /// Reads one turn for player `id` (0 black, 1 white); `None` at the end
-    /// of input.
-    fn turn(&mut self, id: u32) -> io::Result<Option<Turn>> {
+    /// Reads one turn for player `id` (0 black, 1 white), and when its
+    /// first line arrived (the turn's clock starts there); `None` at the
+    /// end of input.
+    fn turn(&mut self, id: u32) -> io::Result<Option<(Turn, Instant)>> {
         let (ours, theirs) = if id == 0 { ('0', '1') } else { ('1', '0') };
         let (mut player, mut opponent) = (0u64, 0u64);
+        let mut started = Instant::now();
         for row in 0..8 {
             let Some(line) = self.next()? else {
                 return Ok(None);
             };
+            if row == 0 {
+                started = Instant::now();
+            }
             let cells: Vec<char> = line.chars().collect();
             if cells.len() != 8 || cells.iter().any(|c| !matches!(c, '.' | '0' | '1')) {
                 self.note(&format!(
@@ -128,10 +133,11 @@ impl<R: BufRead, L: Write> Reader<'_, R, L> {
                 None => self.note(&format!("not an action: {:?}: ignored", truncate(&line))),
             }
         }
-        Ok(Some(Turn {
+        let turn = Turn {
             board: Board::new(player, opponent),
             actions,
-        }))
+        };
+        Ok(Some((turn, started)))
     }
 }
 
@@ -186,12 +192,7 @@ pub fn run(
     player.new_game();
     let mut first = true;
     loop {
-        // The clock starts as the turn's first line arrives.
-        if reader.input.fill_buf()?.is_empty() {
-            return Ok(());
-        }
-        let started = Instant::now();
-        let Some(turn) = reader.turn(id)? else {
+        let Some((turn, started)) = reader.turn(id)? else {
             return Ok(());
         };
         player.set_limit(if first { budget.first } else { budget.rest });

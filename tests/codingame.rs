@@ -134,6 +134,32 @@ fn every_answer_is_listed_and_within_the_budget_including_a_pass_and_the_last_mo
 }
 
 #[test]
+fn a_non_blocking_input_is_waited_on() {
+    let (reader, mut writer) = crate::util::non_blocking_pipe();
+    let child = Command::new(bin())
+        .args(["--protocol", "codingame", "--depth", "2"])
+        .stdin(reader)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("binary starts");
+    // Each part comes after the bot has found its input empty.
+    let board = Board::start();
+    for part in ["0\n8\n".to_string(), turn_lines(&board)] {
+        std::thread::sleep(Duration::from_millis(150));
+        writer.write_all(part.as_bytes()).expect("the bot reads on");
+    }
+    drop(writer);
+    let out = child.wait_with_output().expect("binary runs");
+    assert!(out.status.success());
+    let answer = text(&out.stdout);
+    assert!(
+        Square::parse(answer.trim()).is_some_and(|sq| board.is_legal(sq)),
+        "{answer:?}"
+    );
+}
+
+#[test]
 fn the_first_turn_budget_and_the_turn_budget_are_flags() {
     let board = Board::start();
     let output = crate::util::run(

@@ -158,24 +158,8 @@ fn session_keeps_the_position_the_judge_describes() {
 #[test]
 fn a_non_blocking_input_is_waited_on() {
     use std::io::Write;
-    use std::os::fd::AsRawFd;
     use std::process::{Command, Stdio};
-    extern "C" {
-        fn fcntl(fd: i32, command: i32, ...) -> i32;
-    }
-    const GET_FLAGS: i32 = 3;
-    const SET_FLAGS: i32 = 4;
-    const NON_BLOCKING: i32 = 0o4000;
-    let (reader, mut writer) = std::io::pipe().expect("a pipe");
-    // SAFETY: fcntl on a descriptor we own, with its documented arguments.
-    unsafe {
-        let flags = fcntl(reader.as_raw_fd(), GET_FLAGS);
-        assert!(flags >= 0);
-        assert_eq!(
-            fcntl(reader.as_raw_fd(), SET_FLAGS, flags | NON_BLOCKING),
-            0
-        );
-    }
+    let (reader, mut writer) = crate::util::non_blocking_pipe();
     let child = Command::new(crate::util::bin())
         .args(["--depth", "2"])
         .stdin(reader)
