@@ -15,8 +15,8 @@
 //! - the one `include_str!` of the core, the packed evaluation's text,
 //!   becomes a literal made to fill the room the code leaves;
 //! - comments, lint-only attributes and most whitespace go
-//!   ([`tokens::write`]), and the core's own names are shortened
-//!   ([`names::shorten`]).
+//!   (`tokens::write`), and the core's own names are shortened
+//!   (`names::shorten`).
 //!
 //! Then a `main` for the chosen protocol. The size is counted in
 //! characters, as CodinGame counts it; a bundle over the limit is not
