@@ -70,11 +70,16 @@ const PACKED_TEXT: &str = "eval/patterns.packed";
 /// Stands for the packed text's literal until its size is known.
 const PACKED_MARK: &str = "__PACKED_EVALUATION__";
 
-/// The top-level modules every bundle holds, in order.
-const CORE: &[&str] = &[
-    "bitboard", "movegen", "movelist", "board", "eval", "tt", "clock", "search", "book", "player",
-    "lines",
-];
+/// The top-level modules every bundle holds: those of [`SOURCES`] (a
+/// path without a folder, or a folder's `mod`), less the protocols, of
+/// which a bundle holds the one its `main` speaks.
+fn core_modules() -> impl Iterator<Item = &'static str> {
+    SOURCES
+        .iter()
+        .map(|(path, _)| path.strip_suffix("/mod").unwrap_or(path))
+        .filter(|path| !path.contains('/'))
+        .filter(|&name| name != Protocol::Judge.module() && name != Protocol::CodinGame.module())
+}
 
 /// Which protocol a bundle's `main` speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,7 +258,7 @@ fn code(protocol: Protocol) -> Result<String, BundleError> {
         }
     );
     let mut tokens = Vec::new();
-    for name in CORE.iter().copied().chain([protocol.module()]) {
+    for name in core_modules().chain([protocol.module()]) {
         tokens.extend(module_tokens(name, name)?);
     }
     tokens.extend(tokenize(protocol.main()).expect("our own main lexes"));

@@ -50,7 +50,6 @@ pub fn read_input(text: &str) -> (Position, Vec<String>) {
     let mut lines = text.lines();
     let first = lines.next().unwrap_or("").trim();
     let mut position = Position::start();
-    position.forbidden = 0;
     // The board first: the counts and the side can be checked against it.
     let mut rows = 0;
     for (row, line) in lines.take(7).enumerate() {
