@@ -33,7 +33,8 @@ const PERFT_FLAGS: &str = "convention= every-line";
 const SOLVE_FLAGS: &str = "wld all depth-limit= time= hash= eval=";
 const BENCH_FLAGS: &str =
     "depth= move-time= hash= eval= probcut= endgame-curve probcut-errors deep= step= jobs= games-dir= from= to= positions=";
-const TRAIN_FLAGS: &str = "games-dir= extra-games= out= jobs= seed= epochs= every= overlap=";
+const TRAIN_FLAGS: &str =
+    "games-dir= extra-games= out= jobs= seed= epochs= every= overlap= label-depth= label-share=";
 const SELFPLAY_FLAGS: &str = "games= openings= depth= random= random-plies= seed= jobs=";
 const BIO97_FLAGS: &str = "strategy=";
 const BOOK_BUILD_FLAGS: &str = "games-dir= out= jobs= plies= min-games= depth= every=";
@@ -510,6 +511,10 @@ fn train_command(words: &[String]) -> Result<ExitCode, CliError> {
         epochs: args.number_in("epochs", 1..=1000)?.unwrap_or(6),
         every: args.number_from("every", 1)?.unwrap_or(1),
         overlap: args.number_in("overlap", 0..=60)?.unwrap_or(0),
+        labels: crate::train::Labels {
+            search_depth: args.number_in("label-depth", 0..=30)?.unwrap_or(0),
+            search_share: args.number_in("label-share", 0..=100)?.unwrap_or(100),
+        },
         command: format!("reversi train {}", words.join(" ")),
     };
     let mut log = io::stderr().lock();

@@ -28,7 +28,7 @@ use crate::eval::packed::{
     self, model_size, pair_offsets, Correction, Ranked, CORRECTION_QUANTUM, QUANTUM,
 };
 use crate::eval::pattern::{self, MOBILITY_SIZE, PATTERNS, STAGES, STAGE_SIZE, WEIGHT_SCALE};
-use crate::train::{label_logged, read_games, HOLD_OUT};
+use crate::train::{label_logged, read_games, Labels, HOLD_OUT};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -54,7 +54,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         return Err(io::Error::other("the embedded weights are not usable"));
     }
     let games = read_games(options.games_dir, Vec::new(), options.every, log)?;
-    let (train, test) = label_logged(&games, options.jobs, log)?;
+    let (train, test) = label_logged(&games, Labels::default(), options.jobs, log)?;
 
     let mut counts = vec![vec![0u32; STAGE_SIZE]; STAGES];
     for sample in &train {

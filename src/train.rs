@@ -15,6 +15,14 @@
 //!    take it instead, which removes the mistakes made between 24 and 12
 //!    empties too. Games that stop early without ending are skipped, but
 //!    for their positions that a theoretical score labels.
+//!
+//!    Or, with `--label-depth D` ([`Labels`]), by a search of each
+//!    position itself: exact up to [`EXACT_LABEL_EMPTIES`] empties, else
+//!    the bot's selective search to depth D with the evaluation the binary
+//!    was built with, mixed with the game's label in the share asked for.
+//!    Run again from a binary built with the new weights, this labels a
+//!    second round. Measured at depths 6 and 10, not used for the
+//!    committed weights (BENCHMARKS.md, "Search labels").
 //! 3. Fit each stage's tables by stochastic gradient descent on the squared
 //!    error, in an order shuffled by the seed, one stage per job.
 //! 4. Hold out every `HOLD_OUT`-th game (by its place in the archives) and
@@ -29,7 +37,7 @@ use crate::board::Board;
 use crate::eval::pattern::{self, FEATURES, STAGES, STAGE_SIZE, WEIGHT_SCALE};
 use crate::eval::{hand, Evaluator, DISC};
 use crate::parallel::Progress;
-use crate::search::Searcher;
+use crate::search::{Limits, Searcher};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -211,13 +219,75 @@ pub(crate) fn replay(game: &Game) -> Option<Vec<(Board, bool)>> {
 #[derive(Clone, Copy)]
 pub struct Sample {
     pub board: Board,
-    /// Exact score in discs, side to move's view.
+    /// What the position is fitted to, in discs, side to move's view: the
+    /// game's label, or with [`Labels::search_depth`] the search's.
     pub label: i8,
+    /// The exact score of the game's own line (see the module doc), kept
+    /// beside a search label so that held-out errors can be read against
+    /// both.
+    pub game: i8,
+}
+
+/// How positions are labelled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// 0: by the game's line alone (the module doc). Otherwise each
+    /// position is also searched: exactly up to [`EXACT_LABEL_EMPTIES`]
+    /// empties, else to this depth by the bot's selective search with the
+    /// embedded evaluation (no solver: its exact solves would cost seconds
+    /// a position at 20 empties).
+    pub search_depth: u32,
+    /// The search label's share of the label, in percent; the game's
+    /// label has the rest.
+    pub search_share: u32,
+}
+
+impl Labels {
+    /// For the log and the weights' header.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let game = format!(
+            "exact solve at {SOLVE_EMPTIES} empties of each game's own line; WTHOR's theoretical score before it"
+        );
+        if self.search_depth == 0 {
+            game
+        } else {
+            format!(
+                "{}% a search of the position itself (exact up to {EXACT_LABEL_EMPTIES} empties, else depth {} with the evaluation then embedded), {}% the game's: {game}",
+                self.search_share,
+                self.search_depth,
+                100 - self.search_share.min(100)
+            )
+        }
+    }
+}
+
+/// Up to this many empties a search label is an exact solve: a few
+/// milliseconds each (BENCHMARKS.md, "Cost by empties": a median of 164 k
+/// nodes at 16 empties, 1.6 M at 18).
+pub const EXACT_LABEL_EMPTIES: u32 = 16;
+
+/// The search label of `board`, in discs (see [`Labels::search_depth`]).
+fn search_label(searcher: &mut Searcher, board: &Board, depth: u32) -> i32 {
+    if board.empty_count() <= EXACT_LABEL_EMPTIES {
+        return searcher.exact_score(board);
+    }
+    if !board.has_moves() {
+        return -search_label(searcher, &board.pass(), depth);
+    }
+    let limits = Limits {
+        solver: false,
+        ..Limits::depth(depth)
+    };
+    let result = searcher.search(board, &limits);
+    (f64::from(result.score) / f64::from(DISC))
+        .round()
+        .clamp(-64.0, 64.0) as i32
 }
 
 /// Labels the positions of one game (see the module doc); empty when the
 /// game is unusable.
-fn label_game(searcher: &mut Searcher, record: &Record) -> Vec<Sample> {
+fn label_game(searcher: &mut Searcher, record: &Record, labels: Labels) -> Vec<Sample> {
     let Some(positions) = replay(&record.game) else {
         return Vec::new();
     };
@@ -233,9 +303,13 @@ fn label_game(searcher: &mut Searcher, record: &Record) -> Vec<Sample> {
         Some((at, black_score)) => (
             positions[..=at]
                 .iter()
-                .map(|&(board, black)| Sample {
-                    board,
-                    label: for_side(black, i32::from(black_score)) as i8,
+                .map(|&(board, black)| {
+                    let label = for_side(black, i32::from(black_score)) as i8;
+                    Sample {
+                        board,
+                        label,
+                        game: label,
+                    }
                 })
                 .collect(),
             &positions[at + 1..],
@@ -245,16 +319,29 @@ fn label_game(searcher: &mut Searcher, record: &Record) -> Vec<Sample> {
     let solve_at = rest
         .iter()
         .position(|(b, _)| b.empty_count() <= SOLVE_EMPTIES || b.is_game_over());
-    let Some(solve_at) = solve_at else {
-        return samples; // stopped early (resigned, or recorded in part)
-    };
-    let (target, target_black) = rest[solve_at];
     searcher.new_game();
-    let score = for_side(target_black, searcher.exact_score(&target));
-    samples.extend(rest[..solve_at].iter().map(|&(board, black)| Sample {
-        board,
-        label: for_side(black, score) as i8,
-    }));
+    if let Some(solve_at) = solve_at {
+        let (target, target_black) = rest[solve_at];
+        let score = for_side(target_black, searcher.exact_score(&target));
+        samples.extend(rest[..solve_at].iter().map(|&(board, black)| {
+            let label = for_side(black, score) as i8;
+            Sample {
+                board,
+                label,
+                game: label,
+            }
+        }));
+    } // else stopped early (resigned, or recorded in part)
+    if labels.search_depth > 0 {
+        // From the end back: the table then holds the later positions'
+        // trees when an earlier one's search reaches them.
+        let share = i32::try_from(labels.search_share.min(100)).unwrap_or(100);
+        for sample in samples.iter_mut().rev() {
+            let searched = search_label(searcher, &sample.board, labels.search_depth);
+            let mixed = f64::from(share * searched + (100 - share) * i32::from(sample.game));
+            sample.label = (mixed / 100.0).round() as i8;
+        }
+    }
     samples
 }
 
@@ -262,6 +349,7 @@ fn label_game(searcher: &mut Searcher, record: &Record) -> Vec<Sample> {
 /// samples, each in game order.
 pub fn label_all(
     games: &[Record],
+    labels: Labels,
     jobs: usize,
     log: &mut impl Write,
 ) -> (Vec<Sample>, Vec<Sample>) {
@@ -271,8 +359,14 @@ pub fn label_all(
     crate::parallel::run(
         jobs,
         games,
-        || Searcher::new(4, Evaluator::Hand),
-        label_game,
+        || {
+            if labels.search_depth > 0 {
+                Searcher::new(16, Evaluator::Pattern)
+            } else {
+                Searcher::new(4, Evaluator::Hand)
+            }
+        },
+        |searcher, record| label_game(searcher, record, labels),
         |i, samples| {
             results[i] = samples;
             done += 1;
@@ -293,15 +387,17 @@ pub fn label_all(
 /// [`label_all`], saying on `log` what it labels and what came of it.
 pub fn label_logged(
     games: &[Record],
+    labels: Labels,
     jobs: usize,
     log: &mut impl Write,
 ) -> io::Result<(Vec<Sample>, Vec<Sample>)> {
     writeln!(
         log,
-        "labelling {} games with {jobs} jobs (solving at {SOLVE_EMPTIES} empties)",
-        games.len()
+        "labelling {} games with {jobs} jobs ({})",
+        games.len(),
+        labels.describe()
     )?;
-    let (train, test) = label_all(games, jobs, log);
+    let (train, test) = label_all(games, labels, jobs, log);
     writeln!(
         log,
         "{} training positions, {} held out",
@@ -393,6 +489,8 @@ pub struct Options<'a> {
     /// A position also trains the stages whose bands come within this
     /// many empties of its own count (see [`stages_trained_by`]).
     pub overlap: u32,
+    /// How the positions are labelled.
+    pub labels: Labels,
     /// The command line, recorded in the weights' header.
     pub command: String,
 }
@@ -405,7 +503,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         None => Vec::new(),
     };
     let games = read_games(options.games_dir, extra, options.every, log)?;
-    let (train, test) = label_logged(&games, options.jobs, log)?;
+    let (train, test) = label_logged(&games, options.labels, options.jobs, log)?;
 
     // Group by stage and fit, a stage per job.
     let mut by_stage: Vec<Vec<([u32; FEATURES], f32)>> = vec![Vec::new(); STAGES];
@@ -426,13 +524,14 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     drop(by_stage);
 
     let mut bytes = format!(
-        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: exact solve at {SOLVE_EMPTIES} empties of each game's own line; WTHOR's theoretical score before it\nstage overlap: {} empties\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
+        "reversi pattern weights v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro){}, one game in {} used, one in {HOLD_OUT} of those held out\nlabels: {}\nstage overlap: {} empties\nstages: {STAGES}, {STAGE_SIZE} weights each, i16 in 1/{WEIGHT_SCALE} disc\n\n",
         options.command,
         options.games_dir.display(),
         options
             .extra_games
             .map_or(String::new(), |p| format!(" and {}", p.display())),
         options.every.max(1),
+        options.labels.describe(),
         options.overlap
     )
     .into_bytes();
@@ -458,12 +557,20 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     // "embedded": the weights this binary was built with, on the same
     // positions, to compare a new fit with the one in use.
     let embedded = pattern::tables();
+    // With search labels, the errors against the games' labels too.
+    let searched = options.labels.search_depth > 0;
     writeln!(
         log,
-        "stage empties positions trained embedded hand hand-scaled"
+        "stage empties positions trained embedded hand hand-scaled{}",
+        if searched {
+            " | against the games' labels: trained embedded"
+        } else {
+            ""
+        }
     )?;
     for stage in 0..STAGES {
         let (mut n, mut trained, mut in_use, mut by_hand) = (0u64, 0f64, 0f64, 0f64);
+        let (mut trained_game, mut in_use_game) = (0f64, 0f64);
         // The hand evaluation is not calibrated in discs: also give it the
         // best scale factor for these very positions (a generous reading).
         let (mut hy, mut hh) = (0f64, 0f64);
@@ -481,11 +588,14 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
             .iter()
             .filter(|s| pattern::stage(s.board.empty_count()) == stage)
         {
-            let sum = pattern::weight_sum(tables, &s.board);
-            let label = f64::from(s.label);
-            trained += (f64::from(sum) / f64::from(WEIGHT_SCALE) - label).abs();
-            let sum = pattern::weight_sum(embedded, &s.board);
-            in_use += (f64::from(sum) / f64::from(WEIGHT_SCALE) - label).abs();
+            let discs =
+                |tables| f64::from(pattern::weight_sum(tables, &s.board)) / f64::from(WEIGHT_SCALE);
+            let (label, game) = (f64::from(s.label), f64::from(s.game));
+            let (new, old) = (discs(tables), discs(embedded));
+            trained += (new - label).abs();
+            in_use += (old - label).abs();
+            trained_game += (new - game).abs();
+            in_use_game += (old - game).abs();
             let h = f64::from(hand::evaluate(&s.board)) / f64::from(DISC);
             by_hand += (h - label).abs();
             scaled += (k * h - label).abs();
@@ -494,7 +604,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         let low = 11 + 5 * stage;
         let high = if stage + 1 == STAGES { 60 } else { low + 4 };
         let n_f = n.max(1) as f64;
-        writeln!(
+        write!(
             log,
             "{stage:5} {low:3}-{high:<3} {n:9} {:7.2} {:8.2} {:5.2} {:11.2}",
             trained / n_f,
@@ -502,6 +612,15 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
             by_hand / n_f,
             scaled / n_f
         )?;
+        if searched {
+            write!(
+                log,
+                " | {:7.2} {:8.2}",
+                trained_game / n_f,
+                in_use_game / n_f
+            )?;
+        }
+        writeln!(log)?;
     }
     Ok(())
 }
@@ -544,7 +663,7 @@ mod tests {
         let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
         let game = &parse_logistello(line)[0];
         let mut s = Searcher::new(1, Evaluator::Hand);
-        let samples = label_game(&mut s, &Record::moves(game.clone()));
+        let samples = label_game(&mut s, &Record::moves(game.clone()), Labels::default());
         // Every position before the solve point is labelled; the last of
         // them is one move from it, so its label is minus the solved score
         // of the next position (no pass in this game).
@@ -554,5 +673,43 @@ mod tests {
         assert_eq!(i32::from(last.label), -s.exact_score(&next));
         // The first position (the start) is labelled for black.
         assert_eq!(samples[0].board, Board::start());
+    }
+
+    #[test]
+    fn search_labels_solve_the_late_positions_and_keep_the_games_label() {
+        let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
+        let record = Record::moves(parse_logistello(line)[0].clone());
+        let mut s = Searcher::new(1, Evaluator::Pattern);
+        let by_game = label_game(&mut s, &record, Labels::default());
+        let labels = |share| Labels {
+            search_depth: 4,
+            search_share: share,
+        };
+        let searched = label_game(&mut s, &record, labels(100));
+        assert_eq!(searched.len(), by_game.len());
+        for (a, b) in searched.iter().zip(&by_game) {
+            assert_eq!(a.board, b.board);
+            assert_eq!(a.game, b.label);
+            if a.board.empty_count() <= EXACT_LABEL_EMPTIES {
+                assert_eq!(i32::from(a.label), s.exact_score(&a.board));
+            }
+        }
+        // The game's one label for the whole line is not what a search
+        // finds at every position.
+        assert!(searched.iter().any(|a| a.label != a.game));
+        // Half and half lies between the two; none of it is all the game.
+        let half = label_game(&mut s, &record, labels(50));
+        for (h, a) in half.iter().zip(&searched) {
+            let (low, high) = (a.label.min(a.game), a.label.max(a.game));
+            assert!(
+                (low..=high).contains(&h.label),
+                "{} {} {}",
+                h.label,
+                a.label,
+                a.game
+            );
+        }
+        let none = label_game(&mut s, &record, labels(0));
+        assert!(none.iter().all(|a| a.label == a.game));
     }
 }

@@ -157,7 +157,7 @@ fn midgame_shallow(plies: u32) -> u32 {
 /// 52 empties (pairs of the same parity; BENCHMARKS.md), with a floor.
 fn midgame_sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
     let sd =
-        5.325 - 0.0517 * f64::from(empties) - 0.504 * f64::from(shallow) + 0.227 * f64::from(deep);
+        5.668 - 0.0716 * f64::from(empties) - 0.463 * f64::from(shallow) + 0.221 * f64::from(deep);
     sd.max(1.0)
 }
 
@@ -168,7 +168,7 @@ fn midgame_sigma(empties: u32, shallow: u32, deep: u32) -> f64 {
 /// command fits it; left alone, the cuts would lean one way). The last
 /// stage (56-60 empties) is never a leaf of these searches: 0.
 const STAGE_BIAS: [f64; 10] = [
-    -0.88, -1.33, -1.20, -1.49, -1.26, -1.52, -0.84, -1.51, -1.95, 0.0,
+    -1.07, -1.39, -1.11, -1.49, -1.08, -1.10, -0.91, -1.33, -1.08, 0.0,
 ];
 
 /// The share of a normal distribution within `t` standard deviations of
