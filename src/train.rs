@@ -269,7 +269,10 @@ pub const EXACT_LABEL_EMPTIES: u32 = 16;
 
 /// The search label of `board`, in discs (see [`Labels::search_depth`]).
 fn search_label(searcher: &mut Searcher, board: &Board, depth: u32) -> i32 {
-    if board.empty_count() <= EXACT_LABEL_EMPTIES {
+    // A game over (a wipe-out can end one early) has its score at once.
+    // The search wants a move to make, so a pass is searched from the
+    // other side.
+    if board.empty_count() <= EXACT_LABEL_EMPTIES || board.is_game_over() {
         return searcher.exact_score(board);
     }
     if !board.has_moves() {
@@ -697,7 +700,7 @@ mod tests {
         // The game's one label for the whole line is not what a search
         // finds at every position.
         assert!(searched.iter().any(|a| a.label != a.game));
-        // Half and half lies between the two; none of it is all the game.
+        // Half and half lies between the two; with no share, the game's.
         let half = label_game(&mut s, &record, labels(50));
         for (h, a) in half.iter().zip(&searched) {
             let (low, high) = (a.label.min(a.game), a.label.max(a.game));
