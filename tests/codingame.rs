@@ -94,13 +94,7 @@ fn every_answer_is_listed_and_within_the_budget_including_a_pass_and_the_last_mo
     ];
     chosen.dedup();
 
-    let mut child = Command::new(bin())
-        .args(["--protocol", "codingame"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary starts");
+    let mut child = crate::util::spawn(&["--protocol", "codingame"]);
     let mut stdin = child.stdin.take().expect("piped");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
     stdin.write_all(b"0\n8\n").expect("writes");

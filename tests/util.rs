@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The binary under test.
 pub fn bin() -> &'static str {
@@ -15,15 +15,20 @@ pub fn fixture(relative: &str) -> PathBuf {
         .join(relative)
 }
 
-/// Runs the binary with `args`, feeding `input` on stdin.
-pub fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(bin())
+/// Starts the binary with `args`, its stdin, stdout and stderr piped.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("binary starts");
+        .expect("binary starts")
+}
+
+/// Runs the binary with `args`, feeding `input` on stdin.
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().expect("piped");
     // The bot may exit (END) before reading everything: ignore a broken pipe.
     let _ = stdin.write_all(input);
