@@ -270,11 +270,11 @@ pub const EXACT_LABEL_EMPTIES: u32 = 16;
 /// The search label of `board`, in discs (see [`Labels::search_depth`]).
 fn search_label(searcher: &mut Searcher, board: &Board, depth: u32) -> i32 {
     // A game over (a wipe-out can end one early) has its score at once.
-    // The search wants a move to make, so a pass is searched from the
-    // other side.
     if board.empty_count() <= EXACT_LABEL_EMPTIES || board.is_game_over() {
         return searcher.exact_score(board);
     }
+    // The search wants a move to make, so a pass is searched from the
+    // other side.
     if !board.has_moves() {
         return -search_label(searcher, &board.pass(), depth);
     }
