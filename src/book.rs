@@ -4,7 +4,7 @@
 //! A position's score is the better of its own deep search and what its
 //! book children are worth (negamax through the book's tree), so the book
 //! knows which of its moves is best and whether the best lies outside it.
-//! In play (`--book on`), a position whose best move leads to another
+//! In play (on unless `--book off`), a position whose best move leads to another
 //! book position is answered at once with that move; any other is
 //! searched as usual.
 //!
@@ -34,8 +34,8 @@ pub const RECORD: usize = 18;
 /// The book embedded in the binary.
 #[cfg(not(bundle))]
 const BOOK_FILE: &[u8] = include_bytes!("book/openings.book");
-/// The bundle has no room for a book (which is off by default anyway):
-/// `--book on` there finds nothing.
+/// The bundle has no room for a book beside the packed evaluation: it
+/// searches every move, `--book on` or not.
 #[cfg(bundle)]
 const BOOK_FILE: &[u8] = b"";
 

@@ -118,7 +118,7 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         stop,
         move_time: move_time_flag(args)?,
         probcut_t: probcut_flag(args)?,
-        book: match args.text("book").unwrap_or("off") {
+        book: match args.text("book").unwrap_or("on") {
             "on" => true,
             "off" => false,
             other => return Err(usage(format!("--book takes on or off, not '{other}'"))),
@@ -583,13 +583,14 @@ fn book_build(words: &[String]) -> Result<ExitCode, CliError> {
     let games_dir = PathBuf::from(args.text("games-dir").unwrap_or("../shared/data/games"));
     let out = PathBuf::from(args.text("out").unwrap_or("src/book/openings.book"));
     let plies: u32 = args.number_in("plies", 0..=60)?.unwrap_or(20);
-    let depth = fixed_depth(&args, 16)?;
+    // The defaults are what built the committed book.
+    let depth = fixed_depth(&args, 24)?;
     let options = crate::book::build::Options {
         games_dir: &games_dir,
         out: &out,
         jobs: worker_jobs(&args)?,
         plies,
-        min_games: args.number_from::<u32>("min-games", 1)?.unwrap_or(10),
+        min_games: args.number_from::<u32>("min-games", 1)?.unwrap_or(100),
         depth,
         every: args.number_from::<usize>("every", 1)?.unwrap_or(1),
         command: format!("reversi book build {}", words.join(" ")),

@@ -47,9 +47,9 @@ pub struct BotOptions {
     /// `--probcut off` turns ProbCut off: `None`), for comparison.
     pub probcut_t: Option<f64>,
     /// Whether the opening book answers the positions it knows
-    /// (`--book on`). Off by default: the book of depth-16 searches lost
-    /// to the bot's own search at the judge's second (42.5% over 100
-    /// games; BENCHMARKS.md, "Opening book") while it won at 100 ms.
+    /// (`--book off` turns it off). On by default: the book of depth-24
+    /// searches scored 52.2% at the judge's second against the same bot
+    /// without it (200 games; BENCHMARKS.md, "Opening book").
     pub book: bool,
 }
 
@@ -62,7 +62,7 @@ impl Default for BotOptions {
             stop: Stop::Clock,
             move_time: None,
             probcut_t: Some(crate::search::MIDGAME_T),
-            book: false,
+            book: true,
         }
     }
 }

@@ -164,6 +164,9 @@ fn the_first_turn_budget_and_the_turn_budget_are_flags() {
             "300",
             "--move-time",
             "50",
+            // searched, not answered from the book, so that it is timed
+            "--book",
+            "off",
         ],
         format!("0\n8\n{}", turn_lines(&board)).as_bytes(),
     );

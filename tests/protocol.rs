@@ -37,22 +37,22 @@ fn stdout_holds_only_the_replies() {
 const WHITE_SETUP: &str = "START\nPLACE d 4 1\nPLACE e 4 2\nPLACE d 5 2\nPLACE e 5 1\nDONE\n";
 
 #[test]
-fn the_book_answers_a_known_opening_when_on_and_is_off_by_default() {
+fn the_book_answers_a_known_opening_by_default_and_not_when_off() {
     // Black opens c4 (f5 turned about the board); the book's answer to f5
     // is d6 (`reversi book show f5`), which turned the same way is e3.
     let input = format!("{WHITE_SETUP}TURN c 4\nEND\n");
-    let out = run(&["--depth", "2", "--book", "on"], input.as_bytes());
-    assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), ["OK", "e 3"]);
-    let stderr = text(&out.stderr);
-    assert!(stderr.contains("played e 3: book score"), "{stderr}");
-    // Off, as by default: searched.
-    for args in [&["--depth", "2", "--book", "off"][..], &["--depth", "2"]] {
+    for args in [&["--depth", "2", "--book", "on"][..], &["--depth", "2"]] {
         let out = run(args, input.as_bytes());
-        assert_eq!(text(&out.stdout).lines().count(), 2);
+        assert_eq!(text(&out.stdout).lines().collect::<Vec<_>>(), ["OK", "e 3"]);
         let stderr = text(&out.stderr);
-        assert!(stderr.contains(": depth 2"), "{stderr}");
-        assert!(!stderr.contains("book"), "{stderr}");
+        assert!(stderr.contains("played e 3: book score"), "{stderr}");
     }
+    // Off: searched.
+    let out = run(&["--depth", "2", "--book", "off"], input.as_bytes());
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(": depth 2"), "{stderr}");
+    assert!(!stderr.contains("book"), "{stderr}");
 }
 
 #[test]
