@@ -4,9 +4,9 @@
 //! A position's score is the better of its own deep search and what its
 //! book children are worth (negamax through the book's tree), so the book
 //! knows which of its moves is best and whether the best lies outside it.
-//! In play (on unless `--book off`), a position whose best move leads to another
-//! book position is answered at once with that move; any other is
-//! searched as usual.
+//! In play (on unless `--book off`), a position whose best move leads to
+//! another book position is answered at once with that move; any other
+//! is searched as usual.
 //!
 //! Positions are stored in a canonical form, the least of the board's 8
 //! symmetries (as a (player, opponent) pair), so a position reached in any
