@@ -118,10 +118,11 @@ fn bot_options(args: &Args) -> Result<BotOptions, CliError> {
         stop,
         move_time: move_time_flag(args)?,
         probcut_t: probcut_flag(args)?,
-        book: match args.text("book").unwrap_or("on") {
-            "on" => true,
-            "off" => false,
-            other => return Err(usage(format!("--book takes on or off, not '{other}'"))),
+        book: match args.text("book") {
+            None => BotOptions::default().book,
+            Some("on") => true,
+            Some("off") => false,
+            Some(other) => return Err(usage(format!("--book takes on or off, not '{other}'"))),
         },
     })
 }
