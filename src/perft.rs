@@ -15,7 +15,7 @@
 //! [`perft`] counts every line without it, the move generator's plain
 //! check.
 
-use crate::board::Board;
+use reversi_core::board::Board;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Convention {
@@ -83,7 +83,7 @@ fn count(
             return n;
         }
     }
-    let n = crate::bitboard::squares(moves)
+    let n = reversi_core::bitboard::squares(moves)
         .map(|sq| count(&board.play(sq), depth - 1, convention, false, memo))
         .sum();
     if let (Some(m), Some(name)) = (memo.as_mut(), &name) {

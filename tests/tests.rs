@@ -7,7 +7,6 @@ mod bundle;
 mod cli;
 mod codingame;
 mod endgame;
-mod linkage;
 mod perft;
 mod protocol;
 mod referee;

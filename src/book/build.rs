@@ -9,36 +9,30 @@
 //! 3. Negamax through the book: from the fullest boards back to the start,
 //!    a position's score becomes the better of its own search and the
 //!    value of each move into another book position.
-//! 4. Write the records in canonical order (the format: `crate::book`).
+//! 4. Write the records in canonical order (the format: `reversi_core::book`).
 //!
 //! This sits outside the playing core, as `train` does: the bot only
 //! reads the result.
 
-use super::{canonical, value_after, RECORD};
-use crate::board::Board;
-use crate::eval::Score;
+use crate::archive::{self, ArchiveRun, Game};
 use crate::parallel::Progress;
-use crate::search::{Limits, Searcher};
-use crate::train::{self, Game};
+use reversi_core::board::Board;
+use reversi_core::book::{canonical, value_after, RECORD};
+use reversi_core::eval::Score;
+use reversi_core::search::{Limits, Searcher};
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::Path;
 
 /// Options of `reversi book build`.
 pub struct Options<'a> {
-    pub games_dir: &'a Path,
-    pub out: &'a Path,
-    pub jobs: usize,
+    /// The archives, the output, the threads.
+    pub run: ArchiveRun<'a>,
     /// Positions after at most this many moves.
     pub plies: u32,
     /// Kept when at least this many games reach them.
     pub min_games: u32,
     /// Each position's search depth.
     pub depth: u32,
-    /// Use one game in this many (1: all), for a quicker run.
-    pub every: usize,
-    /// The command line, recorded in the book's header.
-    pub command: String,
 }
 
 /// Table size of each job's searcher, MiB: a fixed-depth search of an
@@ -52,7 +46,7 @@ const HASH_MB: usize = 16;
 pub fn frequent_positions(games: &[Game], plies: u32, min_games: u32) -> Vec<Board> {
     let mut counts: HashMap<(u64, u64), u32> = HashMap::new();
     for game in games {
-        let Some(positions) = train::replay(game) else {
+        let Some(positions) = archive::replay(game) else {
             continue;
         };
         for (board, _) in positions.iter().take(plies as usize + 1) {
@@ -80,7 +74,7 @@ fn searched(searcher: &mut Searcher, board: &Board, depth: u32) -> Score {
         return if after.has_moves() {
             -searched(searcher, &after, depth)
         } else if after.is_game_over() {
-            -after.final_score() * crate::eval::DISC
+            -after.final_score() * reversi_core::eval::DISC
         } else {
             searched(searcher, &after.pass(), depth)
         };
@@ -99,7 +93,7 @@ pub fn negamax(own: &[(Board, Score)]) -> Vec<(Board, Score)> {
     let mut known: HashMap<(u64, u64), Score> = HashMap::with_capacity(own.len());
     for i in order {
         let (board, mut score) = own[i];
-        for sq in crate::bitboard::squares(board.moves()) {
+        for sq in reversi_core::bitboard::squares(board.moves()) {
             if let Some(value) = value_after(&board.play(sq), |b| known.get(&canonical(b)).copied())
             {
                 score = score.max(value);
@@ -110,23 +104,6 @@ pub fn negamax(own: &[(Board, Score)]) -> Vec<(Board, Score)> {
     own.iter()
         .map(|(board, _)| (*board, known[&canonical(board)]))
         .collect()
-}
-
-/// The book file: header, blank line, records in canonical order.
-#[must_use]
-pub fn book_bytes(header: &str, scored: &[(Board, Score)]) -> Vec<u8> {
-    let mut records: Vec<((u64, u64), Score)> =
-        scored.iter().map(|(b, s)| (canonical(b), *s)).collect();
-    records.sort_unstable();
-    let mut bytes = format!("{header}\n\n").into_bytes();
-    bytes.reserve(records.len() * RECORD);
-    for ((player, opponent), score) in records {
-        let score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-        bytes.extend_from_slice(&player.to_le_bytes());
-        bytes.extend_from_slice(&opponent.to_le_bytes());
-        bytes.extend_from_slice(&score.to_le_bytes());
-    }
-    bytes
 }
 
 /// Searches every position with `jobs` threads, printing progress to `log`.
@@ -142,7 +119,7 @@ pub fn search_all(
     crate::parallel::run(
         jobs,
         positions,
-        || Searcher::new(HASH_MB, crate::eval::Evaluator::Pattern),
+        || Searcher::new(HASH_MB, reversi_core::eval::Evaluator::Pattern),
         |searcher, board| searched(searcher, board, depth),
         |i, score| {
             scores[i] = score;
@@ -155,9 +132,9 @@ pub fn search_all(
 
 /// The whole build; progress goes to `log`.
 pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
-    crate::eval::pattern::prepare();
-    let games: Vec<train::Game> =
-        train::read_games(options.games_dir, Vec::new(), options.every, log)?
+    reversi_core::eval::pattern::prepare();
+    let games: Vec<archive::Game> =
+        archive::read_games(options.run.games_dir, Vec::new(), options.run.every, log)?
             .into_iter()
             .map(|r| r.game)
             .collect();
@@ -169,9 +146,9 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         options.plies,
         options.min_games,
         options.depth,
-        options.jobs
+        options.run.jobs
     )?;
-    let own = search_all(&positions, options.depth, options.jobs, log);
+    let own = search_all(&positions, options.depth, options.run.jobs, log);
     let scored = negamax(&own);
     let raised = own
         .iter()
@@ -180,9 +157,9 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         .count();
     let header = format!(
         "reversi opening book v1\ncommand: {}\ndata: {} (WTHOR, FFO; Logistello book, M. Buro), one game in {} used\npositions: {}, of the first {} moves, each reached by at least {} games\nscores: search to depth {} (pattern evaluation, ProbCut), negamaxed through the book; {} raised by a book move\nrecords: player u64, opponent u64, score i16 (1/100 disc), little-endian, {} bytes each",
-        options.command,
-        options.games_dir.display(),
-        options.every.max(1),
+        options.run.command,
+        options.run.games_dir.display(),
+        options.run.every.max(1),
         scored.len(),
         options.plies,
         options.min_games,
@@ -190,12 +167,12 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         raised,
         RECORD
     );
-    let bytes = book_bytes(&header, &scored);
-    std::fs::write(options.out, &bytes)?;
+    let bytes = reversi_core::book::to_bytes(&header, &scored);
+    std::fs::write(options.run.out, &bytes)?;
     writeln!(
         log,
         "wrote {} ({} positions, {} bytes); {raised} scores raised by a book move",
-        options.out.display(),
+        options.run.out.display(),
         scored.len(),
         bytes.len()
     )
@@ -204,7 +181,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::Book;
+    use reversi_core::book::Book;
 
     /// Three games of the Logistello archive: the first two share their
     /// first 30 moves, the third only its first move.
@@ -216,7 +193,7 @@ mod tests {
 
     #[test]
     fn a_small_book_holds_what_the_games_share_and_negamaxes() {
-        let games = train::parse_logistello(GAMES);
+        let games = archive::parse_logistello(GAMES);
         // The first 10 moves' 11 positions of the first two games are
         // reached twice (the start and d3 three times); the third game's
         // 9 others once.
@@ -226,19 +203,19 @@ mod tests {
         assert_eq!(once.len(), 11 + 9);
         let own = search_all(&once, 2, 2, &mut io::sink());
         let scored = negamax(&own);
-        let bytes = book_bytes("reversi opening book v1\ntest", &scored);
+        let bytes = reversi_core::book::to_bytes("reversi opening book v1\ntest", &scored);
         let book = Book::parse(&bytes).unwrap();
         assert_eq!(book.len(), once.len());
         for ((board, own_score), (_, score)) in own.iter().zip(&scored) {
             // never below its own search, never below a move into the book
             assert!(score >= own_score);
-            for sq in crate::bitboard::squares(board.moves()) {
+            for sq in reversi_core::bitboard::squares(board.moves()) {
                 if let Some(value) = book.value_after(&board.play(sq)) {
                     assert!(*score >= value, "{board:?}");
                 }
             }
             // and equal to one of them
-            let raised_by_move = crate::bitboard::squares(board.moves())
+            let raised_by_move = reversi_core::bitboard::squares(board.moves())
                 .any(|sq| book.value_after(&board.play(sq)) == Some(*score));
             assert!(score == own_score || raised_by_move);
             if let Some(m) = book.choose(board) {
@@ -246,7 +223,7 @@ mod tests {
             }
         }
         // The same games, searched again with one job: the same book.
-        let again = book_bytes(
+        let again = reversi_core::book::to_bytes(
             "reversi opening book v1\ntest",
             &negamax(&search_all(&once, 2, 1, &mut io::sink())),
         );

@@ -1,36 +1,21 @@
 //! The command line's parsing, without running any command.
 
 use super::*;
+use clap::CommandFactory;
+use reversi_core::search::{Stop, MIDGAME_T};
+use std::time::Duration;
 
-fn words(line: &str) -> Vec<String> {
-    line.split_whitespace().map(String::from).collect()
+fn parse(line: &str) -> Result<Cli, clap::Error> {
+    Cli::try_parse_from(std::iter::once("reversi").chain(line.split_whitespace()))
 }
 
-fn options(line: &str) -> Result<BotOptions, CliError> {
-    bot_options(&Args::parse(&words(line), BOT_FLAGS)?)
+fn options(line: &str) -> Option<reversi_core::player::BotOptions> {
+    parse(line).ok().map(|cli| cli.bot.options())
 }
 
 #[test]
-fn flags_are_checked_as_they_are_read() {
-    let args = Args::parse(&words("x --games=4 --show y"), MATCH_FLAGS).unwrap();
-    assert_eq!(args.positional, ["x", "y"]);
-    assert_eq!(args.number::<u32>("games"), Ok(Some(4)));
-    assert!(args.has("show"));
-    let error = |line: &str, flags| Args::parse(&words(line), flags).err();
-    assert_eq!(
-        error("--shw", MATCH_FLAGS),
-        Some(usage("unknown flag --shw"))
-    );
-    assert_eq!(
-        error("--games", MATCH_FLAGS),
-        Some(usage("--games needs a value"))
-    );
-    assert_eq!(
-        error("--show=yes", MATCH_FLAGS),
-        Some(usage("--show takes no value"))
-    );
-    // A flag of another command is unknown here.
-    assert!(error("--games 2", BOT_FLAGS).is_some());
+fn the_command_line_is_well_formed() {
+    Cli::command().debug_assert();
 }
 
 #[test]
@@ -47,28 +32,33 @@ fn depth_and_nodes_fix_the_search_and_drop_the_clock_unless_asked() {
         (o.stop, o.move_time),
         (Stop::Clock, Some(Duration::from_millis(300)))
     );
-    assert!(matches!(
-        options("--depth 5 --nodes 100"),
-        Err(CliError::Usage(_))
-    ));
-    assert!(matches!(options("--depth 0"), Err(CliError::Usage(_))));
+    assert!(options("--depth 5 --nodes 100").is_none());
+    assert!(options("--depth 0").is_none());
 }
 
 #[test]
 fn probcut_takes_on_off_or_a_t_in_range() {
     let t = |line: &str| options(line).map(|o| o.probcut_t);
-    assert_eq!(t(""), Ok(Some(crate::search::MIDGAME_T)));
-    assert_eq!(t("--probcut on"), Ok(Some(crate::search::MIDGAME_T)));
-    assert_eq!(t("--probcut off"), Ok(None));
-    assert_eq!(t("--probcut 0.7"), Ok(Some(0.7)));
+    assert_eq!(t(""), Some(Some(MIDGAME_T)));
+    assert_eq!(t("--probcut on"), Some(Some(MIDGAME_T)));
+    assert_eq!(t("--probcut off"), Some(None));
+    assert_eq!(t("--probcut 0.7"), Some(Some(0.7)));
     for bad in [
         "--probcut 0.1",
         "--probcut 9",
         "--probcut NaN",
         "--probcut maybe",
     ] {
-        assert!(matches!(t(bad), Err(CliError::Usage(_))), "{bad}");
+        assert_eq!(t(bad), None, "{bad}");
     }
+}
+
+#[test]
+fn a_clap_error_becomes_one_line_with_its_tip() {
+    let error = parse("mach self self").unwrap_err();
+    let line = one_line(&error.render().to_string());
+    assert!(!line.contains('\n'), "{line}");
+    assert!(line.contains("'mach'") && line.contains("'match'"), "{line}");
 }
 
 #[test]

@@ -18,7 +18,7 @@
 
 use super::Table;
 use crate::arena::{paired_games, Arena, Openings, Outcome};
-use crate::board::Color;
+use reversi_core::board::Color;
 
 pub const START_RATING: f64 = 1500.0;
 pub const K: f64 = 32.0;

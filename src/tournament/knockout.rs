@@ -19,7 +19,7 @@
 
 use super::Table;
 use crate::arena::{Arena, GameSpec, Openings, Outcome};
-use crate::board::Color;
+use reversi_core::board::Color;
 
 /// One entrant's running totals.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,7 @@
 
 use super::Table;
 use crate::arena::{paired_games, Arena, Openings};
-use crate::board::Color;
+use reversi_core::board::Color;
 
 /// Games per neighbouring pair per round, as in the seed.
 pub const GAMES_PER_PAIR: usize = 10;

@@ -1,0 +1,212 @@
+//! The programs that speak on stdin/stdout: the bot (judge or CodinGame
+//! protocol) and the BIO'97 program.
+
+use super::{usage, CliError, MAX_DEPTH, MAX_HASH_MB};
+use clap::{Args, ValueEnum};
+use reversi_core::codingame::Budget;
+use reversi_core::eval::Evaluator;
+use reversi_core::player::{entropy_seed, BotOptions, Engine, GreedyPlayer, Player, RandomPlayer};
+use reversi_core::protocol::{self, Verbosity};
+use reversi_core::search::{Stop, MIDGAME_T};
+use std::io::{self, BufWriter};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The bot's flags: who plays, how it searches, what it logs.
+#[derive(Args, Debug, Clone)]
+pub struct BotArgs {
+    /// Who plays
+    #[arg(long, value_enum, default_value_t = PlayerKind::Bot)]
+    player: PlayerKind,
+    /// Search to this fixed depth: reproducible replies
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)), conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// Search this many nodes: reproducible replies (with --move-time too,
+    /// the clock still stops the search)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// The judge's limit per reply [default: 1000, or REVERSI_MOVE_TIME
+    /// when a referee of ours sets it]; the bot answers 150 ms before it
+    /// (30% before when that is less)
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    move_time: Option<u64>,
+    /// Transposition table size
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
+    hash: Option<u64>,
+    /// Evaluation: hand-weighted, or the pattern tables trained on game archives
+    #[arg(long, value_enum, default_value_t = EvalKind::Pattern)]
+    eval: EvalKind,
+    /// ProbCut in the midgame search; a number from 0.2 to 4 sets its t
+    /// (lower cuts more)
+    #[arg(long, value_name = "on|off|T", default_value = "on", value_parser = probcut_t)]
+    probcut: ProbCut,
+    /// The opening book answers the positions it knows
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    book: Switch,
+    /// Seed of the random and greedy players [default: the clock]
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// stderr: boards, search line and warnings; search line and warnings; warnings only
+    #[arg(long, value_enum, default_value_t = Log::Full)]
+    log: Log,
+    /// The protocol spoken on stdin/stdout
+    #[arg(long, value_enum, default_value_t = Protocol::Judge)]
+    protocol: Protocol,
+    /// CodinGame's first turn's limit [default: 2000]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    first_move_time: Option<u64>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PlayerKind {
+    /// The engine: book, search, solver
+    Bot,
+    /// A uniformly random legal move
+    Random,
+    /// The move that turns the most discs
+    Greedy,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EvalKind {
+    Hand,
+    Pattern,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Switch {
+    On,
+    Off,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Log {
+    Full,
+    Brief,
+    Quiet,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Protocol {
+    /// The VG101 judge's lines (START, PLACE, DONE, BEGIN, TURN, PASS, END)
+    Judge,
+    /// CodinGame's Othello referee
+    Codingame,
+}
+
+/// ProbCut's `t`, or `None` for a full-width search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct ProbCut(pub(super) Option<f64>);
+
+/// The `t` that `--probcut T` accepts: below, ProbCut would cut nearly
+/// every node; above, nearly none.
+const PROBCUT_T_RANGE: std::ops::RangeInclusive<f64> = 0.2..=4.0;
+
+pub(super) fn probcut_t(text: &str) -> Result<ProbCut, String> {
+    match text {
+        "on" => Ok(ProbCut(Some(MIDGAME_T))),
+        "off" => Ok(ProbCut(None)),
+        other => match other.parse::<f64>() {
+            Ok(t) if PROBCUT_T_RANGE.contains(&t) => Ok(ProbCut(Some(t))),
+            _ => Err("on, off or a t from 0.2 to 4".into()),
+        },
+    }
+}
+
+impl From<EvalKind> for Evaluator {
+    fn from(kind: EvalKind) -> Evaluator {
+        match kind {
+            EvalKind::Hand => Evaluator::Hand,
+            EvalKind::Pattern => Evaluator::Pattern,
+        }
+    }
+}
+
+impl BotArgs {
+    /// The bot's settings: `--depth` and `--nodes` each fix what ends a
+    /// search; `Engine::new` decides the clock.
+    pub(super) fn options(&self) -> BotOptions {
+        let stop = match (self.depth, self.nodes) {
+            (Some(depth), _) => Stop::Depth(depth),
+            (None, Some(nodes)) => Stop::Nodes(nodes),
+            (None, None) => Stop::Clock,
+        };
+        BotOptions {
+            hash_mb: self
+                .hash
+                .map_or(BotOptions::default().hash_mb, |mb| mb as usize),
+            eval: self.eval.into(),
+            stop,
+            move_time: self.move_time.map(Duration::from_millis),
+            probcut_t: self.probcut.0,
+            book: self.book == Switch::On,
+        }
+    }
+
+    fn player(&self) -> Box<dyn Player> {
+        let seed = self.seed.unwrap_or_else(entropy_seed);
+        match self.player {
+            PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
+            PlayerKind::Greedy => Box::new(GreedyPlayer::new(seed)),
+            PlayerKind::Bot => Box::new(Engine::new(self.options())),
+        }
+    }
+}
+
+pub(super) fn play_default() -> ExitCode {
+    let mut engine = Engine::new(BotOptions::default());
+    protocol::serve_stdio(&mut engine, Verbosity::Full)
+}
+
+pub(super) fn play(args: &BotArgs) -> Result<ExitCode, CliError> {
+    let verbosity = match args.log {
+        Log::Full => Verbosity::Full,
+        Log::Brief => Verbosity::Brief,
+        Log::Quiet => Verbosity::Quiet,
+    };
+    match args.protocol {
+        Protocol::Judge => {
+            if args.first_move_time.is_some() {
+                return Err(usage("--first-move-time is for --protocol codingame"));
+            }
+            Ok(protocol::serve_stdio(args.player().as_mut(), verbosity))
+        }
+        Protocol::Codingame => {
+            let default = Budget::default();
+            let budget = Budget {
+                first: args
+                    .first_move_time
+                    .map_or(default.first, Duration::from_millis),
+                rest: args.move_time.map_or(default.rest, Duration::from_millis),
+            };
+            Ok(reversi_core::codingame::serve_stdio(
+                args.player().as_mut(),
+                budget,
+            ))
+        }
+    }
+}
+
+/// `reversi bio97`: the BIO'97 program (stdin/stdout).
+#[derive(Args, Debug)]
+pub struct Bio97Args {
+    /// 1: turn over the most discs; 2: keep the most discs after the
+    /// opponent's best reply
+    #[arg(long, value_name = "1|2", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    strategy: u8,
+}
+
+pub(super) fn bio97(args: &Bio97Args) -> Result<ExitCode, CliError> {
+    let strategy = match args.strategy {
+        1 => crate::bio97::Strategy::MostTurned,
+        _ => crate::bio97::Strategy::BestAfterReply,
+    };
+    let stdin = io::stdin();
+    let mut output = BufWriter::new(io::stdout().lock());
+    let mut log = io::stderr().lock();
+    match crate::bio97::run(&mut stdin.lock(), &mut output, &mut log, strategy) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(super::failed("bio97", e)),
+    }
+}

@@ -1,0 +1,233 @@
+//! The commands that referee programs: `match`, `tournament`, `replay`.
+
+use super::{cores, failed, read_file, report, CliError};
+use crate::arena::transcript::{self, Transcript};
+use crate::arena::{parse_entrants, Openings, RefereeArena};
+use crate::r#match::MatchOptions;
+use crate::tournament::Format;
+use clap::{Args, ValueEnum};
+use reversi_core::clock::JUDGE_LIMIT;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The most games one command plays: far beyond any real match, and it
+/// keeps a mistyped count from allocating without end.
+const MAX_GAMES: u64 = 1_000_000;
+
+/// Flags every refereeing command shares.
+#[derive(Args, Debug)]
+pub struct RefereeFlags {
+    /// The limit per reply; a reply later than this loses the game
+    #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    move_time: u64,
+    /// Games played at once [default: one per core]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    jobs: Option<u64>,
+    /// Openings to start from, one a line (moves like f5d6c3, or a board),
+    /// shuffled by --seed; each is played once each way [default: the standard start]
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Seed of the openings' order (and of the tournament's draw)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+}
+
+impl RefereeFlags {
+    fn limit(&self) -> Duration {
+        Duration::from_millis(self.move_time)
+    }
+
+    /// `--jobs`, by default one per core. Each game has one side thinking
+    /// at a time, so a game per core keeps every reply on a core of its own.
+    fn jobs(&self, command: &str) -> usize {
+        let cores = cores();
+        let jobs = self.jobs.map_or(cores, |j| j as usize);
+        if jobs > cores {
+            eprintln!(
+                "{command}: warning: {jobs} jobs on {cores} cores: programs will share cores, so replies \
+                 may be slower than they would be alone (each reply is still timed on its own)"
+            );
+        }
+        jobs
+    }
+
+    fn openings(&self) -> Result<Openings, CliError> {
+        match &self.openings {
+            Some(path) => {
+                Openings::parse(&read_file(path)?, self.seed).map_err(|e| failed(path.display(), e))
+            }
+            None => Ok(Openings::default()),
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Program A's command line, as a shell runs it (`self` is this executable)
+    program_a: String,
+    /// Program B's command line
+    program_b: String,
+    /// Games to play, colours alternating
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    games: u64,
+    /// Write each game's transcripts (and the programs' stderr) here
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Play one game at a time and show each move as it is played
+    #[arg(long)]
+    show: bool,
+    #[command(flatten)]
+    referee: RefereeFlags,
+}
+
+/// A directory for results, created if need be.
+fn output_dir(path: &Path) -> Result<PathBuf, CliError> {
+    std::fs::create_dir_all(path).map_err(|e| failed(path.display(), e))?;
+    Ok(path.to_path_buf())
+}
+
+/// A run in which some program could not be started fails, naming each.
+fn check_started(arena: &RefereeArena) -> Result<ExitCode, CliError> {
+    let unstarted = arena.unstarted();
+    if unstarted.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let named: Vec<String> = unstarted
+        .iter()
+        .map(|(entrant, why)| format!("{} ('{}': {why})", entrant.name, entrant.command))
+        .collect();
+    Err(CliError::Failed(format!(
+        "could not start {}",
+        named.join(", ")
+    )))
+}
+
+pub(super) fn match_games(args: &MatchArgs) -> Result<ExitCode, CliError> {
+    let mut options = MatchOptions {
+        commands: [args.program_a.clone(), args.program_b.clone()],
+        games: args.games as usize,
+        openings: args.referee.openings()?,
+        limit: args.referee.limit(),
+        jobs: args.referee.jobs("match"),
+        record: args.record.as_deref().map(output_dir).transpose()?,
+        show: args.show,
+    };
+    let arena = options.arena();
+    report(|mut out| crate::r#match::run(&mut options, &arena, &mut out))?;
+    check_started(&arena)
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum FormatName {
+    /// PUG's: single elimination, points for wins, whitewashes and draws
+    Knockout,
+    /// VG101's: pairs matched by rating, Elo updated after each game
+    Elo,
+    /// Linkage's: rounds of neighbours swapping places
+    Ladder,
+}
+
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The players: one a line, `NAME COMMAND...`
+    #[arg(long, value_name = "FILE")]
+    players: PathBuf,
+    /// The contest's format
+    #[arg(long, value_enum, default_value_t = FormatName::Knockout)]
+    format: FormatName,
+    /// Elo: games to play
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    games: u64,
+    /// Ladder: rounds
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    rounds: u64,
+    /// Ladder: games per pair and round
+    #[arg(long, value_name = "N", default_value_t = crate::tournament::ladder::GAMES_PER_PAIR as u64,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pair_games: u64,
+    /// Write standings.csv, standings.json, the bracket (knockout) and every game here
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    referee: RefereeFlags,
+}
+
+pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
+    let format = match args.format {
+        FormatName::Knockout => Format::Knockout,
+        FormatName::Elo => Format::Elo {
+            games: args.games as u32,
+        },
+        FormatName::Ladder => Format::Ladder {
+            rounds: args.rounds as usize,
+            per_pair: args.pair_games as usize,
+        },
+    };
+    let path = &args.players;
+    let entrants = parse_entrants(&read_file(path)?).map_err(|e| failed(path.display(), e))?;
+    let mut openings = args.referee.openings()?;
+    let games_dir = args
+        .out
+        .as_ref()
+        .map(|d| output_dir(&d.join("games")))
+        .transpose()?;
+    let arena = RefereeArena::new(
+        entrants,
+        args.referee.limit(),
+        args.referee.jobs("tournament"),
+        games_dir,
+    );
+    crate::tournament::run(
+        format,
+        &arena,
+        &mut openings,
+        args.referee.seed,
+        args.out.as_deref(),
+    )
+    .map_err(|e| CliError::Failed(e.to_string()))?;
+    check_started(&arena)
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A transcript, as `match --record` writes them
+    transcript: PathBuf,
+    /// The program to replay it to [default: this bot with the transcript's `args`]
+    #[arg(long, value_name = "CMD")]
+    bot: Option<String>,
+    /// Each reply must be the recorded one, byte for byte
+    #[arg(long)]
+    exact: bool,
+    /// The limit per reply, also told to the program (REVERSI_MOVE_TIME)
+    #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    move_time: u64,
+    /// Write the lines sent and the replies received to this file
+    #[arg(long, value_name = "OUT")]
+    record: Option<PathBuf>,
+}
+
+pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
+    let path = &args.transcript;
+    let t = Transcript::parse(&read_file(path)?).map_err(|e| failed(path.display(), e))?;
+    let command = match &args.bot {
+        Some(c) => c.clone(),
+        None => format!("self {}", t.header("args").unwrap_or("")),
+    };
+    let exact = args.exact || t.header("exact") == Some("yes");
+    let limit = Duration::from_millis(args.move_time);
+    let replayed = transcript::replay(&command, &t, limit, exact);
+    if let Some(out) = &args.record {
+        let mut recorded = replayed.transcript.clone();
+        recorded.headers = t.headers.clone();
+        std::fs::write(out, recorded.render()).map_err(|e| failed(out.display(), e))?;
+    }
+    report(|out| write!(out, "{}", replayed.summary(&path.display().to_string())))?;
+    Ok(if replayed.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
