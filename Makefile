@@ -13,11 +13,11 @@ play: build
 	$(BIN) match self "self --player greedy --seed 1" --games 1 --show
 
 test: lint
-	$(CARGO) test --release
+	$(CARGO) test --workspace --release
 
 lint:
 	$(CARGO) fmt --check
-	$(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --release --all-targets -- -D warnings
 
 # Speed and depth figures (BENCHMARKS.md): not part of `make test`.
 bench: build perft-deep

@@ -4,8 +4,8 @@
 //! CodinGame bundle a scripted turn.
 
 use crate::util::{bin, run, text};
-use reversi::bitboard::Square;
-use reversi::board::Board;
+use reversi_core::bitboard::Square;
+use reversi_core::board::Board;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -58,15 +58,18 @@ fn build(dir: &Path, protocol: &str) -> PathBuf {
 fn the_judge_bundle_builds_with_rustc_and_plays_the_full_binary_without_a_fault() {
     let dir = scratch("bundle-judge");
     let program = build(&dir, "judge");
+    // 300 ms a reply: the bundle plans 150 ms, which leaves it room to
+    // expand its tables as it starts on a loaded machine (its opponent
+    // answers at depth 1, so the test stays short).
     let out = run(
         &[
             "match",
             program.to_str().expect("utf-8"),
-            &format!("{} --log quiet", bin()),
+            &format!("{} --log quiet --depth 1", bin()),
             "--games",
             "2",
             "--move-time",
-            "100",
+            "300",
             "--jobs",
             "1",
         ],
@@ -98,7 +101,7 @@ fn the_codingame_bundle_builds_and_answers_a_listed_action() {
     let board = Board::start().play(Square::parse("d3").expect("square"));
     // white (player 1) to move after d3
     let turn = format!("1\n8\n{}", crate::codingame::turn_lines_for(&board, 1));
-    let moves: Vec<Square> = reversi::bitboard::squares(board.moves()).collect();
+    let moves: Vec<Square> = reversi_core::bitboard::squares(board.moves()).collect();
     let mut child = Command::new(&program)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -83,7 +83,7 @@ fn help_is_asked_for_in_every_usual_way() {
     for args in [&["help"][..], &["--help"], &["-h"]] {
         let out = run(args, b"");
         assert!(out.status.success(), "{args:?}");
-        assert!(text(&out.stdout).contains("USAGE"), "{args:?}");
+        assert!(text(&out.stdout).contains("Usage:"), "{args:?}");
         assert!(out.stderr.is_empty(), "{args:?}");
     }
 }

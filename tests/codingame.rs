@@ -3,8 +3,8 @@
 //! within the turn's budget (2 s for the first turn, 150 ms after).
 
 use crate::util::{bin, text};
-use reversi::bitboard::{self, Square};
-use reversi::board::Board;
+use reversi_core::bitboard::{self, Square};
+use reversi_core::board::Board;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

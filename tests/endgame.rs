@@ -101,11 +101,11 @@ fn a_wrong_listed_score_is_reported() {
 /// ours, so `BEGIN` asks for our move), and returns the reply and how long
 /// it took from writing `BEGIN` to reading it.
 fn reply_through_protocol(obf: &str) -> (String, std::time::Duration) {
-    use reversi::protocol::{place_commands, Command as Line};
+    use reversi_core::protocol::{place_commands, Command as Line};
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
     let (cells, rest) = obf.split_once(' ').unwrap();
-    let (board, _) = reversi::board::Board::parse(cells, &rest.trim_start()[..1]).unwrap();
+    let (board, _) = reversi_core::board::Board::parse(cells, &rest.trim_start()[..1]).unwrap();
     let mut setup = format!("{}\n", Line::Start);
     for place in place_commands(board.player, board.opponent) {
         setup += &format!("{place}\n");

@@ -33,7 +33,7 @@ fn table() -> Vec<(u32, u64, Option<u64>)> {
 #[test]
 fn library_perft_matches_both_conventions_to_depth_9() {
     use reversi::perft::{perft, Convention};
-    let start = reversi::board::Board::start();
+    let start = reversi_core::board::Board::start();
     let rows = table();
     assert!(rows.len() >= 16);
     for &(depth, dropped, kept) in rows.iter().filter(|r| r.0 <= 9) {

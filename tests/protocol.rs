@@ -3,8 +3,8 @@
 
 use crate::assert_lines_eq;
 use crate::util::{run, text};
-use reversi::bitboard::Square;
-use reversi::protocol::{parse, Session};
+use reversi_core::bitboard::Square;
+use reversi_core::protocol::{parse, Session};
 
 const BLACK_SETUP: &str = "START\nPLACE d 5 1\nPLACE e 5 2\nPLACE e 4 1\nPLACE d 4 2\nDONE\n";
 

@@ -252,10 +252,52 @@ fn command_lines_run_as_a_shell_runs_them() {
     let var = format!("VAR=x {}", bot());
     let out = play(&cd, &var, &["--games", "2"]);
     assert!(!out.contains(" forfeits:"), "{out}");
-    // A program that is not there: the shell's own message.
-    let out = play("self --depth 1", "./no-such-bot-here", &["--games", "1"]);
-    assert!(out.contains("exit status: 127"), "{out}");
-    assert!(out.contains("no-such-bot-here: not found"), "{out}");
+}
+
+#[test]
+fn a_program_that_cannot_be_started_fails_the_run_naming_it() {
+    // Not there: the shell's own message, and the match fails (exit 1)
+    // with one line naming the program, after its report.
+    let out = run(
+        &[
+            "match",
+            "self --depth 1",
+            "./no-such-bot-here",
+            "--games",
+            "2",
+        ],
+        b"",
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("exit status: 127"), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("reversi: could not start B ('./no-such-bot-here'")
+            && stderr.contains("not found"),
+        "{stderr}"
+    );
+    // Not executable (126), in a tournament.
+    let dir = std::env::temp_dir().join(format!("reversi-unstartable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("bot.sh");
+    std::fs::write(&script, "#!/bin/sh\necho OK\n").unwrap();
+    let players = dir.join("players.txt");
+    std::fs::write(
+        &players,
+        format!("good: self --depth 1\nbroken: {}\n", script.display()),
+    )
+    .unwrap();
+    let out = run(&["tournament", "--players", players.to_str().unwrap()], b"");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("could not start broken") && stderr.contains("126"),
+        "{stderr}"
+    );
+    // A game a program lost by crashing after it had played is no such
+    // failure: `a_crash_loses` exits 0.
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

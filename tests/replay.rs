@@ -3,8 +3,8 @@
 //! wide margin a judge allows), the exit clean; and, for fixed-depth
 //! transcripts, byte for byte what was recorded.
 
-use crate::util::{bin, fixture};
-use reversi::transcript::{replay, Transcript};
+use crate::util::{bin, fixture, run, text};
+use reversi::arena::transcript::{replay, Transcript};
 use std::time::Duration;
 
 #[test]
@@ -31,7 +31,7 @@ fn every_transcript_replays_legally_on_time_and_exactly() {
         let expected_replies = t
             .entries
             .iter()
-            .filter(|e| e.direction == reversi::transcript::Direction::Received)
+            .filter(|e| e.direction == reversi::arena::transcript::Direction::Received)
             .count();
         if exact && report.replies.len() != expected_replies {
             failures.push(format!(
@@ -62,7 +62,7 @@ fn a_wrong_recorded_reply_is_reported() {
     let first_reply = t
         .entries
         .iter_mut()
-        .find(|e| e.direction == reversi::transcript::Direction::Received)
+        .find(|e| e.direction == reversi::arena::transcript::Direction::Received)
         .unwrap();
     first_reply.text = if first_reply.text == "d 3" {
         "c 4".into()
@@ -144,4 +144,25 @@ fn a_program_that_answers_twice_or_after_the_end_is_reported() {
         "{:?}",
         report.problems
     );
+}
+
+#[test]
+fn the_move_time_of_a_replay_reaches_the_bot() {
+    // A clocked search (no --depth): told the limit, the bot answers
+    // within 400 ms; left to its default second it would take 850 ms and
+    // the replay would fail as late.
+    let path = std::env::temp_dir().join(format!("reversi-replay-time-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "# args: --book off\n> START\n> DONE\n< OK\n> BEGIN\n< d 3\n> TURN c 3\n< c 4\n> END\n",
+    )
+    .unwrap();
+    let out = run(
+        &["replay", path.to_str().unwrap(), "--move-time", "400"],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(report.contains(" 0 problem(s)"), "{report}");
+    let _ = std::fs::remove_file(&path);
 }

@@ -170,3 +170,57 @@ fn tournaments_judge_how_a_program_ends_as_match_does() {
         );
     }
 }
+
+#[test]
+fn standings_files_parse_back_for_any_player_names() {
+    // Names that a hand-written writer got wrong: bare numbers in JSON, a
+    // quote, a letter outside ASCII.
+    let names = ["007", "1.", "a\"b", "é"];
+    let lines: String = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{n}: self --player random --seed {i}\n"))
+        .collect();
+    let file = players("names", &lines);
+    let dir = std::env::temp_dir().join(format!("reversi-names-{}", std::process::id()));
+    tournament(
+        "ladder",
+        &file,
+        &[
+            "--rounds",
+            "1",
+            "--pair-games",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let json = std::fs::read_to_string(dir.join("standings.json")).unwrap();
+    let table: serde_json::Value = serde_json::from_str(&json).expect("standings.json parses");
+    let mut from_json: Vec<&str> = table
+        .as_array()
+        .expect("an array of players")
+        .iter()
+        .map(|row| row["player"].as_str().expect("a name is a string"))
+        .collect();
+    from_json.sort_unstable();
+    let csv = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let column = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "player")
+        .expect("a player column");
+    let mut from_csv: Vec<String> = reader
+        .records()
+        .map(|r| r.expect("standings.csv parses")[column].to_string())
+        .collect();
+    from_csv.sort_unstable();
+    let mut expected = names.to_vec();
+    expected.sort_unstable();
+    assert_eq!(from_json, expected);
+    assert_eq!(from_csv, expected);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&file);
+}

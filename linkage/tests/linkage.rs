@@ -2,11 +2,20 @@
 //! argument; with none, `input.txt` to `order.txt` in its own folder,
 //! whatever the input; and its runner.
 
-use crate::util::{fixture, text};
 use linkage::files::read_input;
 use linkage::rules::{all_placements, Move};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
 
 fn linkage() -> &'static str {
     env!("CARGO_BIN_EXE_linkage")
@@ -71,7 +80,7 @@ fn fixture_positions_get_legal_orders() {
         ("game-over.txt", Some("Skip")),
     ];
     for (name, expected) in cases {
-        let input = std::fs::read_to_string(fixture(&format!("linkage/{name}"))).expect("fixture");
+        let input = std::fs::read_to_string(fixture(name)).expect("fixture");
         let (out, order) = turn(&dir, Some(&input));
         assert!(out.status.success(), "{name}");
         let order = order.unwrap_or_else(|| panic!("{name}: no order.txt"));
@@ -96,7 +105,7 @@ fn fixture_positions_get_legal_orders() {
 #[test]
 fn bad_input_files_are_noted_and_still_answered() {
     let dir = bot_folder("bad");
-    let start = std::fs::read_to_string(fixture("linkage/start.txt")).expect("fixture");
+    let start = std::fs::read_to_string(fixture("start.txt")).expect("fixture");
     let cases = [
         ("truncated", "M6666\n.......\n..R"),
         (

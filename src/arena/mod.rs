@@ -14,9 +14,9 @@ pub mod transcript;
 
 use referee::{Ending, GameSetup};
 use reversi_core::board::{Board, Color};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;

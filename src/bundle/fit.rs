@@ -35,7 +35,6 @@ use reversi_core::eval::pattern::{
 };
 use std::io::{self, Write};
 
-
 /// Pulls the fitted numbers towards zero by this much against counts of
 /// reads, which run to the hundreds of thousands.
 const RIDGE: f64 = 1.0;

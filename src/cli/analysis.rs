@@ -48,7 +48,9 @@ const MAX_SOLVE_SECONDS: f64 = 86_400.0;
 fn seconds(text: &str) -> Result<Duration, String> {
     match text.parse::<f64>() {
         Ok(s) if s > 0.0 && s <= MAX_SOLVE_SECONDS => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!("a number of seconds above 0, at most {MAX_SOLVE_SECONDS}")),
+        _ => Err(format!(
+            "a number of seconds above 0, at most {MAX_SOLVE_SECONDS}"
+        )),
     }
 }
 
@@ -205,8 +207,7 @@ pub(super) fn bench(args: &BenchArgs) -> Result<ExitCode, CliError> {
         };
         let (from, to) = args.empties(most, default)?;
         let wthor = args.games_dir.join("wthor");
-        let games =
-            crate::archive::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
+        let games = crate::archive::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
         let positions = args.positions.unwrap_or(100);
         return match args.deep {
             Some(deep) => {
@@ -233,9 +234,9 @@ pub(super) fn bench(args: &BenchArgs) -> Result<ExitCode, CliError> {
         .hash
         .map_or(reversi_core::tt::DEFAULT_MB, |mb| mb as usize);
     match args.move_time {
-        Some(ms) => report(|out| {
-            crate::bench::timed(out, Duration::from_millis(ms), hash, eval, probcut_t)
-        }),
+        Some(ms) => {
+            report(|out| crate::bench::timed(out, Duration::from_millis(ms), hash, eval, probcut_t))
+        }
         None => report(|out| crate::bench::run(out, depth, hash, eval, probcut_t)),
     }
 }

@@ -54,7 +54,11 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     extra_games: Option<PathBuf>,
     /// Where the weights go
-    #[arg(long, value_name = "FILE", default_value = "core/src/eval/patterns.weights")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "core/src/eval/patterns.weights"
+    )]
     out: PathBuf,
     /// Seed of the order positions are fitted in
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -155,7 +159,11 @@ pub struct BookBuildArgs {
     #[command(flatten)]
     archives: ArchiveFlags,
     /// Where the book goes
-    #[arg(long, value_name = "FILE", default_value = "core/src/book/openings.book")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "core/src/book/openings.book"
+    )]
     out: PathBuf,
     /// Positions after at most N moves
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]

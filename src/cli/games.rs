@@ -131,7 +131,7 @@ enum FormatName {
 
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
-    /// The players: one a line, `NAME COMMAND...`
+    /// The players: one a line, `NAME: COMMAND`
     #[arg(long, value_name = "FILE")]
     players: PathBuf,
     /// The contest's format

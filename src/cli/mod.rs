@@ -149,7 +149,10 @@ pub fn run(words: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
 /// wrong usage, told in one line: clap's message and its tip, if any (a
 /// similar command or flag).
 fn clap_error(error: &clap::Error) -> ExitCode {
-    if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
         let text = error.render().to_string();
         return match io::stdout().lock().write_all(text.as_bytes()) {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {

@@ -58,7 +58,10 @@ fn a_clap_error_becomes_one_line_with_its_tip() {
     let error = parse("mach self self").unwrap_err();
     let line = one_line(&error.render().to_string());
     assert!(!line.contains('\n'), "{line}");
-    assert!(line.contains("'mach'") && line.contains("'match'"), "{line}");
+    assert!(
+        line.contains("'mach'") && line.contains("'match'"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -108,63 +108,42 @@ impl Table {
         }
     }
 
-    /// The table as CSV (header line first).
+    /// The table as CSV (header line first), quoted as RFC 4180 says.
     #[must_use]
     pub fn to_csv(&self) -> String {
-        let (header, rows) = (&self.header, &self.rows);
-        let quote = |s: &str| {
-            if s.contains([',', '"', '\n']) {
-                format!("\"{}\"", s.replace('"', "\"\""))
-            } else {
-                s.to_string()
-            }
-        };
-        let mut out = header.join(",");
-        out.push('\n');
-        for row in rows {
-            out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
-            out.push('\n');
-        }
-        out
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let written = std::iter::once(self.header.iter().map(|h| h.to_string()).collect())
+            .chain(self.rows.iter().cloned())
+            .try_for_each(|row: Vec<String>| writer.write_record(&row));
+        let bytes = written
+            .and_then(|()| writer.into_inner().map_err(|e| e.into_error().into()))
+            .expect("writing to memory cannot fail");
+        String::from_utf8(bytes).expect("the cells are text")
     }
 
-    /// The table as a JSON array of objects. Cells that parse as numbers are
-    /// written as numbers.
+    /// The table as a JSON array of objects, one a player, keys in column
+    /// order. The player's name is always a string; another cell is a
+    /// number where it is one as JSON writes numbers, else a string.
     #[must_use]
     pub fn to_json(&self) -> String {
-        let (header, rows) = (&self.header, &self.rows);
-        let string = |s: &str| {
-            let mut out = String::from("\"");
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
-                }
-            }
-            out.push('"');
-            out
-        };
-        let cell = |s: &str| {
-            if s.parse::<f64>().is_ok_and(f64::is_finite) && !s.starts_with('+') {
-                s.to_string()
-            } else {
-                string(s)
-            }
-        };
-        let objects: Vec<String> = rows
+        let objects: Vec<serde_json::Value> = self
+            .rows
             .iter()
             .map(|row| {
-                let fields: Vec<String> = header
-                    .iter()
-                    .zip(row)
-                    .map(|(h, v)| format!("{}: {}", string(h), cell(v)))
-                    .collect();
-                format!("  {{{}}}", fields.join(", "))
+                let fields = self.header.iter().zip(row).map(|(&column, cell)| {
+                    let number = serde_json::from_str::<serde_json::Number>(cell).ok();
+                    let value = match number {
+                        Some(n) if column != "player" => serde_json::Value::Number(n),
+                        _ => serde_json::Value::String(cell.clone()),
+                    };
+                    (column.to_string(), value)
+                });
+                serde_json::Value::Object(fields.collect())
             })
             .collect();
-        format!("[\n{}\n]\n", objects.join(",\n"))
+        let mut text = serde_json::to_string_pretty(&objects).expect("values always serialise");
+        text.push('\n');
+        text
     }
 
     /// The table as text with aligned columns.
@@ -230,13 +209,45 @@ pub(crate) mod tests {
     #[test]
     fn tables_render() {
         let table = Table {
-            header: vec!["name", "points", "diff"],
+            header: vec!["player", "points", "diff"],
             rows: vec![vec!["a,b".to_string(), "3".to_string(), "+1".to_string()]],
         };
-        assert_eq!(table.to_csv(), "name,points,diff\n\"a,b\",3,+1\n");
+        assert_eq!(table.to_csv(), "player,points,diff\n\"a,b\",3,+1\n");
         assert_eq!(
             table.to_json(),
-            "[\n  {\"name\": \"a,b\", \"points\": 3, \"diff\": \"+1\"}\n]\n"
+            "[\n  {\n    \"player\": \"a,b\",\n    \"points\": 3,\n    \"diff\": \"+1\"\n  }\n]\n"
         );
+    }
+
+    #[test]
+    fn any_name_reads_back_from_json_and_csv() {
+        let names = [
+            "007", "1.", ".5", "5.", "12", "-0", "a\"b", "é", "x,y", "cr\rlf\n", "1e5",
+        ];
+        let table = Table {
+            header: vec!["rank", "player", "score"],
+            rows: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| vec![(i + 1).to_string(), n.to_string(), "1.5".to_string()])
+                .collect(),
+        };
+        let json: serde_json::Value = serde_json::from_str(&table.to_json()).expect("valid JSON");
+        let read: Vec<&str> = json
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["player"].as_str().expect("a name is a string"))
+            .collect();
+        assert_eq!(read, names);
+        assert_eq!(json[0]["rank"], serde_json::json!(1));
+        assert_eq!(json[0]["score"], serde_json::json!(1.5));
+        let csv = table.to_csv();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let read: Vec<String> = reader
+            .records()
+            .map(|r| r.expect("valid CSV")[1].to_string())
+            .collect();
+        assert_eq!(read, names);
     }
 }

@@ -10,10 +10,10 @@
 //! count minus white's with empty squares not counted), which
 //! `reversi train --extra-games FILE` reads.
 
+use crate::parallel::Progress;
 use reversi_core::bitboard::{self, Square};
 use reversi_core::board::{Board, Color};
 use reversi_core::eval::Evaluator;
-use crate::parallel::Progress;
 use reversi_core::search::{Limits, Searcher};
 use std::io::{self, Write};
 
