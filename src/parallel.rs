@@ -1,6 +1,7 @@
-//! Independent jobs spread over threads: the one work queue of the crate,
-//! used by the arena (games), training (labelling, fitting) and anything
-//! else that runs a list of jobs at once.
+//! Independent jobs spread over threads: the one work queue of the tools,
+//! on the standard library's scoped threads, used by the arena (games),
+//! training (labelling, fitting) and anything else that runs a list of
+//! jobs at once; and the progress bar of a long run.
 //!
 //! Workers take the next job from a shared index, so a slow job never holds
 //! up the others; each result goes back to the calling thread, which hands
@@ -11,7 +12,8 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Instant;
 
 /// Runs `work` on every item with `jobs` threads (at least one, at most one
 /// per item). Each thread first builds its own state with `init` (a
@@ -51,38 +53,44 @@ pub fn run<T, S, R>(
     });
 }
 
-/// A line of progress for a long run of jobs (`done`/`total` `what`, the
-/// seconds so far), at most every [`Progress::EVERY`] and once at the end,
-/// so a run of thousands of small jobs does not flood the log.
+/// Progress through a long run of jobs: a bar with the count, the time so
+/// far and the time left (`indicatif`) while stderr is a terminal, nothing
+/// while it is not (a log or a test); then, either way, one closing line
+/// to the run's log: `{verb} {total}/{total} {what}, 12s`.
 pub struct Progress {
+    bar: ProgressBar,
     verb: &'static str,
     what: &'static str,
     total: usize,
     start: Instant,
-    last: Instant,
 }
 
 impl Progress {
-    pub const EVERY: Duration = Duration::from_secs(5);
-
-    /// For `total` jobs, reported as `{verb} {done}/{total} {what}, 12s`.
+    /// For `total` jobs.
     #[must_use]
     pub fn new(verb: &'static str, total: usize, what: &'static str) -> Progress {
-        let now = Instant::now();
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template(
+            "{msg} {wide_bar} {pos}/{len} [{elapsed_precise}, {eta} left]",
+        )
+        .expect("the template is well formed");
+        bar.set_style(style);
+        bar.set_message(format!("{verb} {what}"));
         Progress {
+            bar,
             verb,
             what,
             total,
-            start: now,
-            last: now,
+            start: Instant::now(),
         }
     }
 
-    /// Reports `done` jobs to `log` if it is time to (a log that fails
-    /// to take the line loses only the line).
+    /// `done` jobs of the total are done; at the last, the closing line
+    /// goes to `log` (a log that fails to take it loses only the line).
     pub fn report(&mut self, done: usize, log: &mut impl Write) {
-        if self.last.elapsed() >= Self::EVERY || done == self.total {
-            self.last = Instant::now();
+        self.bar.set_position(done as u64);
+        if done == self.total {
+            self.bar.finish_and_clear();
             let _ = writeln!(
                 log,
                 "{} {done}/{} {}, {:.0}s",

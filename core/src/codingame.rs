@@ -19,7 +19,7 @@ use crate::bitboard::Square;
 use crate::board::Board;
 use crate::lines::read_line;
 use crate::player::Player;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 /// The time per turn the arena gives.
@@ -221,16 +221,7 @@ pub fn run(
 /// as with the judge protocol.
 #[must_use]
 pub fn serve_stdio(player: &mut dyn Player, budget: Budget) -> std::process::ExitCode {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut output = io::stdout().lock();
-    let mut log = BufWriter::new(io::stderr().lock());
-    if let Err(e) = run(&mut input, &mut output, &mut log, player, budget) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            let _ = writeln!(log, "i/o error: {e}");
-        }
-    }
-    std::process::ExitCode::SUCCESS
+    crate::lines::serve_stdio(|input, output, log| run(input, output, log, player, budget))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! of a non-blocking input. The judge protocol and CodinGame's read their
 //! input this way, and the referee each program's output.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, BufWriter, StderrLock, StdinLock, StdoutLock, Write};
 
 /// A line longer than this is cut (the rest is read and dropped), so no input
 /// can make the bot hold unbounded memory.
@@ -91,6 +91,29 @@ pub fn readable(fd: i32, timeout_ms: i32) -> Option<bool> {
 pub fn readable(_fd: i32, timeout_ms: i32) -> Option<bool> {
     let _ = timeout_ms;
     None
+}
+
+/// Speaks a protocol on the process's stdin, stdout and (buffered)
+/// stderr: how both protocols are served. Success whatever happens, since
+/// for a judge's bot a closed pipe just ends the game: a closed stdout
+/// ends it quietly, any other I/O error gets one line on stderr.
+#[must_use]
+pub fn serve_stdio(
+    speak: impl FnOnce(
+        &mut StdinLock<'static>,
+        &mut StdoutLock<'static>,
+        &mut BufWriter<StderrLock<'static>>,
+    ) -> io::Result<()>,
+) -> std::process::ExitCode {
+    let mut input = io::stdin().lock();
+    let mut output = io::stdout().lock();
+    let mut log = BufWriter::new(io::stderr().lock());
+    if let Err(e) = speak(&mut input, &mut output, &mut log) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            let _ = writeln!(log, "i/o error: {e}");
+        }
+    }
+    std::process::ExitCode::SUCCESS
 }
 
 #[cfg(test)]

@@ -198,69 +198,46 @@ pub fn entropy_seed() -> u64 {
     nanos ^ (u64::from(std::process::id()) << 32)
 }
 
-/// Plays a uniformly random legal move.
+/// The two simple players, each seeded so that a game replays exactly:
+/// a uniformly random legal move, or the move that turns over the most
+/// discs (ties broken at random). Random is greedy with every move worth
+/// the same.
 #[cfg(not(bundle))] // the bundle plays only the engine
-pub struct RandomPlayer {
+pub struct SimplePlayer {
     rng: fastrand::Rng,
+    greedy: bool,
 }
 
 #[cfg(not(bundle))]
-impl RandomPlayer {
+impl SimplePlayer {
     #[must_use]
-    pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer {
+    pub fn random(seed: u64) -> SimplePlayer {
+        SimplePlayer {
             rng: fastrand::Rng::with_seed(seed),
+            greedy: false,
+        }
+    }
+
+    #[must_use]
+    pub fn greedy(seed: u64) -> SimplePlayer {
+        SimplePlayer {
+            greedy: true,
+            ..SimplePlayer::random(seed)
         }
     }
 }
 
 #[cfg(not(bundle))]
-impl Player for RandomPlayer {
+impl Player for SimplePlayer {
     fn new_game(&mut self) {}
 
     fn choose(&mut self, board: &Board, _started: Instant) -> Choice {
-        let moves: Vec<Square> = bitboard::squares(board.moves()).collect();
-        let square = if moves.is_empty() {
-            None
-        } else {
-            Some(moves[self.rng.usize(..moves.len())])
+        let worth = |sq: Square| match self.greedy {
+            true => flips(sq.index(), board.player, board.opponent).count_ones(),
+            false => 0,
         };
-        Choice {
-            square,
-            info: "random".to_string(),
-        }
-    }
-}
-
-/// Plays the move that turns over the most discs; ties broken at random
-/// (seeded).
-#[cfg(not(bundle))] // the bundle plays only the engine
-pub struct GreedyPlayer {
-    rng: fastrand::Rng,
-}
-
-#[cfg(not(bundle))]
-impl GreedyPlayer {
-    #[must_use]
-    pub fn new(seed: u64) -> GreedyPlayer {
-        GreedyPlayer {
-            rng: fastrand::Rng::with_seed(seed),
-        }
-    }
-}
-
-#[cfg(not(bundle))]
-impl Player for GreedyPlayer {
-    fn new_game(&mut self) {}
-
-    fn choose(&mut self, board: &Board, _started: Instant) -> Choice {
         let scored: Vec<(Square, u32)> = bitboard::squares(board.moves())
-            .map(|sq| {
-                (
-                    sq,
-                    flips(sq.index(), board.player, board.opponent).count_ones(),
-                )
-            })
+            .map(|sq| (sq, worth(sq)))
             .collect();
         let most = scored.iter().map(|&(_, n)| n).max().unwrap_or(0);
         let best: Vec<Square> = scored
@@ -273,10 +250,11 @@ impl Player for GreedyPlayer {
         } else {
             Some(best[self.rng.usize(..best.len())])
         };
-        Choice {
-            square,
-            info: format!("greedy flips {most}"),
-        }
+        let info = match self.greedy {
+            true => format!("greedy flips {most}"),
+            false => "random".to_string(),
+        };
+        Choice { square, info }
     }
 }
 

@@ -15,7 +15,7 @@ use crate::board::{move_names, Board, Color};
 use crate::lines::{read_line, MAX_LINE};
 use crate::player::Player;
 use std::fmt;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, Write};
 use std::time::Instant;
 
 /// Who owns a `PLACE`d disc: 1 is ours, 2 the opponent's.
@@ -703,23 +703,10 @@ pub fn run(
 }
 
 /// Speaks the protocol on stdin, stdout and stderr until `END`: the bot
-/// as a judge runs it. Exits with success whatever the input, since a
-/// judge's closed pipe just ends the game.
+/// as a judge runs it.
 #[must_use]
 pub fn serve_stdio(player: &mut dyn Player, verbosity: Verbosity) -> std::process::ExitCode {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut output = io::stdout().lock();
-    let mut log = BufWriter::new(io::stderr().lock());
-    match run(&mut input, &mut output, &mut log, player, verbosity) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        // The judge closed our output: the game is over for us. Not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(log, "i/o error: {e}");
-            std::process::ExitCode::SUCCESS
-        }
-    }
+    crate::lines::serve_stdio(|input, output, log| run(input, output, log, player, verbosity))
 }
 
 /// The one place that writes to stdout: a whole line, flushed at once.

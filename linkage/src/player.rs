@@ -16,46 +16,40 @@ pub trait Player {
     fn choose(&mut self, position: &Position, placements: &[Placement]) -> Move;
 }
 
-/// A uniformly random legal move.
-pub struct RandomPlayer {
+/// The two simple players, seeded: a uniformly random legal move, or the
+/// move that does its side the most good at once (for More the most
+/// groups after it, for Fewer the fewest), ties at random. Random is
+/// greedy with every move worth the same.
+pub struct SimplePlayer {
     rng: fastrand::Rng,
+    greedy: bool,
 }
 
-impl RandomPlayer {
+impl SimplePlayer {
     #[must_use]
-    pub fn new(seed: u64) -> RandomPlayer {
-        RandomPlayer {
+    pub fn random(seed: u64) -> SimplePlayer {
+        SimplePlayer {
             rng: fastrand::Rng::with_seed(seed),
+            greedy: false,
+        }
+    }
+
+    #[must_use]
+    pub fn greedy(seed: u64) -> SimplePlayer {
+        SimplePlayer {
+            greedy: true,
+            ..SimplePlayer::random(seed)
         }
     }
 }
 
-impl Player for RandomPlayer {
-    fn choose(&mut self, position: &Position, placements: &[Placement]) -> Move {
-        let moves = position.moves(placements);
-        moves[self.rng.usize(..moves.len())]
-    }
-}
-
-/// The move that does its side the most good at once: for More the most
-/// groups after it, for Fewer the fewest; ties at random.
-pub struct GreedyPlayer {
-    rng: fastrand::Rng,
-}
-
-impl GreedyPlayer {
-    #[must_use]
-    pub fn new(seed: u64) -> GreedyPlayer {
-        GreedyPlayer {
-            rng: fastrand::Rng::with_seed(seed),
-        }
-    }
-}
-
-impl Player for GreedyPlayer {
+impl Player for SimplePlayer {
     fn choose(&mut self, position: &Position, placements: &[Placement]) -> Move {
         let moves = position.moves(placements);
         let value = |mv: &Move| {
+            if !self.greedy {
+                return 0;
+            }
             let groups = i64::from(position.play(*mv).groups());
             match position.to_move {
                 Side::More => groups,
@@ -406,7 +400,7 @@ mod tests {
         for seed in 0..6 {
             let mut bot = MctsPlayer::new(seed, THINK_TIME);
             bot.playouts = Some(3000);
-            let mut random = RandomPlayer::new(seed);
+            let mut random = SimplePlayer::random(seed);
             let (more, fewer): (&mut dyn Player, &mut dyn Player) = if seed % 2 == 0 {
                 (&mut bot, &mut random)
             } else {
@@ -425,7 +419,7 @@ mod tests {
     #[test]
     fn greedy_moves_change_the_groups_its_way() {
         let placements = all_placements();
-        let mut greedy = GreedyPlayer::new(1);
+        let mut greedy = SimplePlayer::greedy(1);
         let first = greedy.choose(&Position::start(), &placements);
         let after = Position::start().play(first);
         // Fewer joins a domino of the same colour to More's if it can.

@@ -15,7 +15,7 @@
 //! with the same games, on the ladder Othello's tournaments use.
 
 use super::files::input_text;
-use super::player::{AlphaBetaPlayer, GreedyPlayer, MctsPlayer, Player, RandomPlayer, THINK_TIME};
+use super::player::{AlphaBetaPlayer, MctsPlayer, Player, SimplePlayer, THINK_TIME};
 use super::rules::{all_placements, Move, Placement, Position, Side};
 use reversi::arena::program::{run_once, RunOnce};
 use reversi::tournament::ladder::Ladder;
@@ -52,8 +52,8 @@ impl Contestant {
         think: Option<Duration>,
     ) -> io::Result<Contestant> {
         match name {
-            "random" => Ok(Contestant::BuiltIn(Box::new(RandomPlayer::new(seed)))),
-            "greedy" => Ok(Contestant::BuiltIn(Box::new(GreedyPlayer::new(seed)))),
+            "random" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::random(seed)))),
+            "greedy" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::greedy(seed)))),
             "bot" => Ok(Contestant::BuiltIn(Box::new(MctsPlayer::new(
                 seed,
                 think.unwrap_or(THINK_TIME),

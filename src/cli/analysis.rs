@@ -1,6 +1,6 @@
 //! The commands that look at positions: `perft`, `solve`, `bench`.
 
-use super::bot::{probcut_t, EvalKind, ProbCut};
+use super::bot::{EvalKind, SearchFlags};
 use super::{failed, read_file, report, CliError, MAX_BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB};
 use crate::obf::{self, Mode, Options};
 use crate::perft::Convention;
@@ -135,15 +135,8 @@ pub struct BenchArgs {
     /// Search the positions as the bot would at this limit: depths reached, speed
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     move_time: Option<u64>,
-    /// Transposition table size [default: 16]
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
-    hash: Option<u64>,
-    /// Evaluation
-    #[arg(long, value_enum, default_value_t = EvalKind::Pattern)]
-    eval: EvalKind,
-    /// ProbCut: on, off, or its t from 0.2 to 4
-    #[arg(long, value_name = "on|off|T", default_value = "on", value_parser = probcut_t)]
-    probcut: ProbCut,
+    #[command(flatten)]
+    search: SearchFlags,
     /// Instead: the solver's cost by empties (exact and win/draw/loss)
     #[arg(long, conflicts_with = "probcut_errors")]
     endgame_curve: bool,
@@ -192,8 +185,8 @@ impl BenchArgs {
 }
 
 pub(super) fn bench(args: &BenchArgs) -> Result<ExitCode, CliError> {
-    let eval = args.eval.into();
-    let probcut_t = args.probcut.0;
+    let eval = args.search.eval();
+    let probcut_t = args.search.probcut_t();
     if args.endgame_curve {
         let (from, to) = args.empties(MAX_SOLVED_EMPTIES, (12, 22))?;
         let per_size = args.positions.unwrap_or(20);
@@ -230,9 +223,7 @@ pub(super) fn bench(args: &BenchArgs) -> Result<ExitCode, CliError> {
         };
     }
     let depth = args.depth.unwrap_or(crate::bench::DEPTH);
-    let hash = args
-        .hash
-        .map_or(reversi_core::tt::DEFAULT_MB, |mb| mb as usize);
+    let hash = args.search.hash_mb();
     match args.move_time {
         Some(ms) => {
             report(|out| crate::bench::timed(out, Duration::from_millis(ms), hash, eval, probcut_t))

@@ -5,7 +5,7 @@ use super::{usage, CliError, MAX_DEPTH, MAX_HASH_MB};
 use clap::{Args, ValueEnum};
 use reversi_core::codingame::Budget;
 use reversi_core::eval::Evaluator;
-use reversi_core::player::{entropy_seed, BotOptions, Engine, GreedyPlayer, Player, RandomPlayer};
+use reversi_core::player::{entropy_seed, BotOptions, Engine, Player, SimplePlayer};
 use reversi_core::protocol::{self, Verbosity};
 use reversi_core::search::{Stop, MIDGAME_T};
 use std::io::{self, BufWriter};
@@ -30,16 +30,8 @@ pub struct BotArgs {
     /// (30% before when that is less)
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     move_time: Option<u64>,
-    /// Transposition table size
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
-    hash: Option<u64>,
-    /// Evaluation: hand-weighted, or the pattern tables trained on game archives
-    #[arg(long, value_enum, default_value_t = EvalKind::Pattern)]
-    eval: EvalKind,
-    /// ProbCut in the midgame search; a number from 0.2 to 4 sets its t
-    /// (lower cuts more)
-    #[arg(long, value_name = "on|off|T", default_value = "on", value_parser = probcut_t)]
-    probcut: ProbCut,
+    #[command(flatten)]
+    search: SearchFlags,
     /// The opening book answers the positions it knows
     #[arg(long, value_enum, default_value_t = Switch::On)]
     book: Switch,
@@ -55,6 +47,37 @@ pub struct BotArgs {
     /// CodinGame's first turn's limit [default: 2000]
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     first_move_time: Option<u64>,
+}
+
+/// How a search is run, for the bot and the benchmark alike.
+#[derive(Args, Debug, Clone)]
+pub(super) struct SearchFlags {
+    /// Transposition table size [default: 16]
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
+    hash: Option<u64>,
+    /// Evaluation: hand-weighted, or the pattern tables trained on game archives
+    #[arg(long, value_enum, default_value_t = EvalKind::Pattern)]
+    eval: EvalKind,
+    /// ProbCut in the midgame search; a number from 0.2 to 4 sets its t
+    /// (lower cuts more)
+    #[arg(long, value_name = "on|off|T", default_value = "on", value_parser = probcut_t)]
+    probcut: ProbCut,
+}
+
+impl SearchFlags {
+    pub(super) fn hash_mb(&self) -> usize {
+        self.hash
+            .map_or(reversi_core::tt::DEFAULT_MB, |mb| mb as usize)
+    }
+
+    pub(super) fn eval(&self) -> Evaluator {
+        self.eval.into()
+    }
+
+    /// ProbCut's `t`, or `None` for a full-width search.
+    pub(super) fn probcut_t(&self) -> Option<f64> {
+        self.probcut.0
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,13 +119,13 @@ enum Protocol {
 
 /// ProbCut's `t`, or `None` for a full-width search.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct ProbCut(pub(super) Option<f64>);
+struct ProbCut(Option<f64>);
 
 /// The `t` that `--probcut T` accepts: below, ProbCut would cut nearly
 /// every node; above, nearly none.
 const PROBCUT_T_RANGE: std::ops::RangeInclusive<f64> = 0.2..=4.0;
 
-pub(super) fn probcut_t(text: &str) -> Result<ProbCut, String> {
+fn probcut_t(text: &str) -> Result<ProbCut, String> {
     match text {
         "on" => Ok(ProbCut(Some(MIDGAME_T))),
         "off" => Ok(ProbCut(None)),
@@ -132,13 +155,11 @@ impl BotArgs {
             (None, None) => Stop::Clock,
         };
         BotOptions {
-            hash_mb: self
-                .hash
-                .map_or(BotOptions::default().hash_mb, |mb| mb as usize),
-            eval: self.eval.into(),
+            hash_mb: self.search.hash_mb(),
+            eval: self.search.eval(),
             stop,
             move_time: self.move_time.map(Duration::from_millis),
-            probcut_t: self.probcut.0,
+            probcut_t: self.search.probcut_t(),
             book: self.book == Switch::On,
         }
     }
@@ -146,8 +167,8 @@ impl BotArgs {
     fn player(&self) -> Box<dyn Player> {
         let seed = self.seed.unwrap_or_else(entropy_seed);
         match self.player {
-            PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
-            PlayerKind::Greedy => Box::new(GreedyPlayer::new(seed)),
+            PlayerKind::Random => Box::new(SimplePlayer::random(seed)),
+            PlayerKind::Greedy => Box::new(SimplePlayer::greedy(seed)),
             PlayerKind::Bot => Box::new(Engine::new(self.options())),
         }
     }
