@@ -3,7 +3,7 @@
 CARGO ?= cargo
 BIN := target/release/reversi
 
-.PHONY: build play test lint bench perft-deep bundle clean
+.PHONY: build play test quickstart lint bench perft-deep bundle clean
 
 build:
 	$(CARGO) build --release
@@ -14,6 +14,10 @@ play: build
 
 test: lint
 	$(CARGO) test --workspace --release
+
+# Every command of the README's quick start, run as written (CI runs it too).
+quickstart:
+	.ci/quickstart
 
 lint:
 	$(CARGO) fmt --check

@@ -16,6 +16,8 @@
 use reversi_core::clock::MOVE_TIME_ENV;
 use reversi_core::lines::{read_line, readable, MAX_LINE};
 use reversi_core::protocol::quote;
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 use std::collections::VecDeque;
 use std::io::{self, BufReader, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
@@ -133,22 +135,14 @@ pub fn resolve_self(command: &str) -> String {
     }
 }
 
-/// Sends every signal `signal` to process group `group`.
-fn signal_group(group: u32, signal: i32) {
-    extern "C" {
-        fn kill(pid: i32, sig: i32) -> i32;
-    }
+/// Kills process group `group`: the program and everything it started
+/// that stayed in its group.
+fn kill_group(group: u32) {
     if let Ok(pid) = i32::try_from(group) {
-        // SAFETY: kill(2) takes any numbers; a negative pid names a group,
-        // and the group is the one this program was started in.
-        unsafe {
-            kill(-pid, signal);
-        }
+        // A group already gone is what was wanted.
+        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
     }
 }
-
-/// SIGKILL.
-const KILL: i32 = 9;
 
 /// How a program run once (see [`run_once`]) ended.
 #[derive(Debug)]
@@ -172,7 +166,7 @@ pub fn run_once(command: &mut Command, limit: Duration) -> io::Result<RunOnce> {
             return Ok(RunOnce::Exited(status, started.elapsed()));
         }
         if started.elapsed() >= limit {
-            signal_group(child.id(), KILL);
+            kill_group(child.id());
             let _ = child.wait();
             return Ok(RunOnce::TimedOut);
         }
@@ -507,7 +501,7 @@ impl Drop for Program {
         // The whole group: the shell, the program and anything it started.
         // Its number stays taken while any of them lives, so the signal
         // reaches no one else.
-        signal_group(self.child.id(), KILL);
+        kill_group(self.child.id());
         if self.status.is_none() {
             let _ = self.child.wait();
         }
