@@ -9,10 +9,10 @@
 //! order jobs finish (job order with one worker), and may print or tally
 //! without locks.
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Instant;
 
 /// Runs `work` on every item with `jobs` threads (at least one, at most one

@@ -141,3 +141,67 @@ fn a_reader_that_stops_reading_ends_a_report_quietly() {
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(text(&out.stderr), "");
 }
+
+#[test]
+fn every_command_has_help_with_its_flags_and_the_version_is_printed() {
+    for (command, flag) in [
+        ("play", "--depth"),
+        ("match", "--games"),
+        ("tournament", "--format"),
+        ("replay", "--exact"),
+        ("perft", "--convention"),
+        ("solve", "--depth-limit"),
+        ("bench", "--endgame-curve"),
+        ("train", "--label-depth"),
+        ("selfplay", "--random-plies"),
+        ("book build", "--min-games"),
+        ("book show", "--book"),
+        ("pack", "--games-dir"),
+        ("bundle", "--max-chars"),
+        ("bio97", "--strategy"),
+    ] {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.push("--help");
+        let out = run(&args, b"");
+        let help = text(&out.stdout);
+        assert!(out.status.success(), "{command}: {}", text(&out.stderr));
+        assert!(
+            help.contains(&format!("Usage: reversi {command}")),
+            "{command}: {help}"
+        );
+        assert!(help.contains(flag), "{command} --help lacks {flag}: {help}");
+    }
+    let out = run(&["--version"], b"");
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout).trim(),
+        format!("reversi {}", env!("CARGO_PKG_VERSION"))
+    );
+    // The top-level help names every command, the judge's among them.
+    let help = text(&run(&["--help"], b"").stdout);
+    for command in [
+        "match",
+        "tournament",
+        "bundle",
+        "pack",
+        "bio97",
+        "--protocol",
+    ] {
+        assert!(help.contains(command), "--help lacks {command}");
+    }
+}
+
+#[test]
+fn a_misspelt_command_or_flag_gets_a_suggestion_and_exit_2() {
+    for (args, suggested) in [
+        (&["mach", "self", "self"][..], "'match'"),
+        (&["tournment"], "'tournament'"),
+        (&["match", "self", "self", "--game", "2"], "--games"),
+        (&["solve", "--depth-limt", "3"], "--depth-limit"),
+    ] {
+        let (code, stderr) = exit(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(suggested), "{args:?}: {stderr}");
+    }
+}

@@ -26,19 +26,12 @@ pub struct SimplePlayer {
 }
 
 impl SimplePlayer {
+    /// The greedy player if `greedy`, else the random one.
     #[must_use]
-    pub fn random(seed: u64) -> SimplePlayer {
+    pub fn new(seed: u64, greedy: bool) -> SimplePlayer {
         SimplePlayer {
             rng: fastrand::Rng::with_seed(seed),
-            greedy: false,
-        }
-    }
-
-    #[must_use]
-    pub fn greedy(seed: u64) -> SimplePlayer {
-        SimplePlayer {
-            greedy: true,
-            ..SimplePlayer::random(seed)
+            greedy,
         }
     }
 }
@@ -400,7 +393,7 @@ mod tests {
         for seed in 0..6 {
             let mut bot = MctsPlayer::new(seed, THINK_TIME);
             bot.playouts = Some(3000);
-            let mut random = SimplePlayer::random(seed);
+            let mut random = SimplePlayer::new(seed, false);
             let (more, fewer): (&mut dyn Player, &mut dyn Player) = if seed % 2 == 0 {
                 (&mut bot, &mut random)
             } else {
@@ -419,7 +412,7 @@ mod tests {
     #[test]
     fn greedy_moves_change_the_groups_its_way() {
         let placements = all_placements();
-        let mut greedy = SimplePlayer::greedy(1);
+        let mut greedy = SimplePlayer::new(1, true);
         let first = greedy.choose(&Position::start(), &placements);
         let after = Position::start().play(first);
         // Fewer joins a domino of the same colour to More's if it can.

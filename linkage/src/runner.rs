@@ -52,8 +52,8 @@ impl Contestant {
         think: Option<Duration>,
     ) -> io::Result<Contestant> {
         match name {
-            "random" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::random(seed)))),
-            "greedy" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::greedy(seed)))),
+            "random" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::new(seed, false)))),
+            "greedy" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::new(seed, true)))),
             "bot" => Ok(Contestant::BuiltIn(Box::new(MctsPlayer::new(
                 seed,
                 think.unwrap_or(THINK_TIME),

@@ -13,11 +13,11 @@
 //! ./bot` and `VAR=x ./bot` work, in a process group of its own, which is
 //! ended whole: nothing the program started outlives it.
 
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 use reversi_core::clock::MOVE_TIME_ENV;
 use reversi_core::lines::{read_line, readable, MAX_LINE};
 use reversi_core::protocol::quote;
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
 use std::collections::VecDeque;
 use std::io::{self, BufReader, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
