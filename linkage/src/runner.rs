@@ -52,7 +52,9 @@ impl Contestant {
         think: Option<Duration>,
     ) -> io::Result<Contestant> {
         match name {
-            "random" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::new(seed, false)))),
+            "random" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::new(
+                seed, false,
+            )))),
             "greedy" => Ok(Contestant::BuiltIn(Box::new(SimplePlayer::new(seed, true)))),
             "bot" => Ok(Contestant::BuiltIn(Box::new(MctsPlayer::new(
                 seed,

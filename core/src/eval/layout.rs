@@ -1,7 +1,7 @@
 //! The shape of the pattern evaluation: which squares each pattern reads,
 //! the game stages, and where each table sits in a stage's weights. The
-//! tables themselves ([`super::pattern`]) and their packed form
-//! ([`super::packed`]) both follow this layout, and neither needs the
+//! tables themselves (`eval::pattern`) and their packed form
+//! (`eval::packed`) both follow this layout, and neither needs the
 //! other to know it.
 
 /// The patterns, as squares (a1 = 0, h1 = 7, a8 = 56) in reading order.
