@@ -59,65 +59,118 @@ pub fn read_wthor(dir: &Path) -> io::Result<Vec<Game>> {
         .collect())
 }
 
+/// WTHOR's file header: 16 bytes, then 68 a game.
+const WTHOR_HEADER: usize = 16;
+const WTHOR_RECORD: usize = 68;
+
+/// A malformed archive: the file, where in it, and why.
+fn malformed(path: &Path, at: impl std::fmt::Display, why: impl std::fmt::Display) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{}: {at}: {why}", path.display()),
+    )
+}
+
 /// [`read_wthor`], with each record's theoretical score: its byte 7 is
 /// black's disc count with perfect play (empties to the winner) from the
 /// position with as many empties as the file header's byte 14 says (24 in
-/// these files; 0 would mean none was computed).
+/// these files; 0 would mean none was computed). A file whose header does
+/// not match its size, or a record with a move that is not a square, is
+/// refused, naming the file and the record.
 pub fn read_wthor_records(dir: &Path) -> io::Result<Vec<Record>> {
-    let mut names: Vec<_> = std::fs::read_dir(dir)?
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| malformed(dir, "folder", e))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb")))
         .collect();
+    if names.is_empty() {
+        return Err(malformed(dir, "folder", "no WTHOR .wtb file"));
+    }
     names.sort();
     let mut games = Vec::new();
     for path in names {
-        let bytes = std::fs::read(&path)?;
-        let count = bytes
-            .get(4..8)
-            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        let depth = bytes.get(14).map_or(0, |&d| u32::from(d));
-        for record in bytes
-            .get(16..)
-            .unwrap_or(&[])
-            .chunks_exact(68)
-            .take(count as usize)
-        {
-            let moves = record[8..]
-                .iter()
-                .take_while(|&&m| m != 0)
-                .filter_map(|&m| {
-                    Square::from_file_rank((m % 10).wrapping_sub(1), (m / 10).wrapping_sub(1))
-                })
-                .collect();
-            let theory = (1..=60).contains(&depth) && record[7] <= 64;
-            games.push(Record {
-                game: moves,
-                theory: theory.then(|| Theory {
-                    empties: depth,
-                    black: (2 * i32::from(record[7]) - 64) as i8,
-                }),
-            });
-        }
+        let bytes = std::fs::read(&path).map_err(|e| malformed(&path, "read", e))?;
+        games.extend(parse_wthor(&path, &bytes)?);
     }
     Ok(games)
 }
 
-/// Parses Logistello's game list: one game a line, `+d3-c3...: -04 10`.
-#[must_use]
-pub fn parse_logistello(text: &str) -> Vec<Game> {
+/// The games of one WTHOR file's bytes (`path` names it in errors).
+pub fn parse_wthor(path: &Path, bytes: &[u8]) -> io::Result<Vec<Record>> {
+    let header = bytes
+        .get(..WTHOR_HEADER)
+        .ok_or_else(|| malformed(path, "header", "shorter than 16 bytes"))?;
+    let count = u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize;
+    let expected = count
+        .checked_mul(WTHOR_RECORD)
+        .and_then(|n| n.checked_add(WTHOR_HEADER));
+    if expected != Some(bytes.len()) {
+        return Err(malformed(
+            path,
+            "header",
+            format!(
+                "{count} games would take {} bytes, the file has {}",
+                expected.map_or("too many".to_string(), |n| n.to_string()),
+                bytes.len()
+            ),
+        ));
+    }
+    if !matches!(header[12], 0 | 8) {
+        return Err(malformed(
+            path,
+            "header",
+            format!("board size {}, not 8", header[12]),
+        ));
+    }
+    let depth = u32::from(header[14]);
+    let mut games = Vec::with_capacity(count);
+    for (i, record) in bytes[WTHOR_HEADER..].chunks_exact(WTHOR_RECORD).enumerate() {
+        let mut moves = Vec::with_capacity(60);
+        for &m in record[8..].iter().take_while(|&&m| m != 0) {
+            let square = Square::from_file_rank((m % 10).wrapping_sub(1), (m / 10).wrapping_sub(1))
+                .filter(|_| (11..=88).contains(&m));
+            moves.push(square.ok_or_else(|| {
+                malformed(
+                    path,
+                    format!("game {}", i + 1),
+                    format!("move byte {m} is not a square"),
+                )
+            })?);
+        }
+        let theory = (1..=60).contains(&depth) && record[7] <= 64;
+        games.push(Record {
+            game: moves,
+            theory: theory.then(|| Theory {
+                empties: depth,
+                black: (2 * i32::from(record[7]) - 64) as i8,
+            }),
+        });
+    }
+    Ok(games)
+}
+
+/// Parses Logistello's game list: one game a line, `+d3-c3...: -04 10`
+/// (blank lines skipped). A line that is not a game is refused with its
+/// number.
+pub fn parse_logistello(text: &str) -> Result<Vec<Game>, String> {
     text.lines()
-        .filter_map(|line| {
-            let moves = line.split(':').next()?;
-            moves
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            let moves = line.split(':').next().unwrap_or("").trim_end();
+            let game = moves
                 .as_bytes()
                 .chunks(3)
-                .map(|c| {
-                    std::str::from_utf8(c.get(1..3)?)
-                        .ok()
-                        .and_then(Square::parse)
+                .map(|c| match c {
+                    [b'+' | b'-', _, _] => {
+                        std::str::from_utf8(&c[1..]).ok().and_then(Square::parse)
+                    }
+                    _ => None,
                 })
                 .collect::<Option<Game>>()
+                .filter(|game| !game.is_empty() && game.len() <= 60);
+            game.ok_or_else(|| format!("line {}: not a game (+d3-c3...: score)", i + 1))
         })
         .collect()
 }
@@ -125,9 +178,22 @@ pub fn parse_logistello(text: &str) -> Vec<Game> {
 /// Reads the gzip-compressed Logistello list.
 pub fn read_logistello(path: &Path) -> io::Result<Vec<Game>> {
     let mut text = String::new();
-    GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
-    Ok(parse_logistello(&text))
+    let file = std::fs::File::open(path).map_err(|e| malformed(path, "open", e))?;
+    GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .map_err(|e| malformed(path, "gzip", e))?;
+    parse_logistello(&text).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    })
 }
+
+/// The fewest games `train`, `pack` and `book build` learn from: fewer
+/// means a damaged or missing archive, and a result from it would replace
+/// good weights or a good book with bad ones.
+pub const MIN_GAMES: usize = 1000;
 
 /// The games of both archives under `games_dir` (WTHOR's, then
 /// Logistello's), then `extra`; one in `every` of them (1: all), the
@@ -147,13 +213,24 @@ pub fn read_games(
         logistello.len(),
         extra.len()
     )?;
-    Ok(wthor
+    let games: Vec<Record> = wthor
         .into_iter()
         .chain(logistello.into_iter().chain(extra).map(Record::moves))
         .enumerate()
         .filter(|(i, _)| i % every.max(1) == 0)
         .map(|(_, g)| g)
-        .collect())
+        .collect();
+    if games.len() < MIN_GAMES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{}: {} games to learn from, fewer than the {MIN_GAMES} a result needs: nothing written",
+                games_dir.display(),
+                games.len()
+            ),
+        ));
+    }
+    Ok(games)
 }
 
 /// The positions of `game`, each with whether black is to move there (only

@@ -15,6 +15,8 @@
 //! | perft, OBF positions, the benchmark | [`perft`], [`obf`], [`bench`] |
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
+//! | a long command's report on stdout | [`report`] |
+//! | writing a result whole or not at all | [`files`] |
 //!
 //! Dependencies point one way: core <- {archive, parallel} <- {training,
 //! tuning, book, bundle, bench} and core <- arena <- {match, tournament}
@@ -27,10 +29,12 @@ pub mod bio97;
 pub mod book;
 pub mod bundle;
 pub mod cli;
+pub mod files;
 pub mod r#match;
 pub mod obf;
 pub mod parallel;
 pub mod perft;
+pub mod report;
 pub mod tournament;
 pub mod training;
 pub mod tuning;

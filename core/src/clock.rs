@@ -16,6 +16,32 @@ pub const JUDGE_LIMIT: Duration = Duration::from_millis(1000);
 /// has no `--move-time`).
 pub const MOVE_TIME_ENV: &str = "REVERSI_MOVE_TIME";
 
+/// The longest limit per reply taken, in milliseconds (an hour): longer is
+/// a mistake, and far longer a deadline past what the clock can hold.
+pub const MAX_MOVE_TIME_MS: u64 = 3_600_000;
+
+/// A limit per reply written in milliseconds, 1 to [`MAX_MOVE_TIME_MS`].
+pub fn parse_move_time(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<u64>() {
+        Ok(ms) if (1..=MAX_MOVE_TIME_MS).contains(&ms) => Ok(Duration::from_millis(ms)),
+        _ => Err(format!(
+            "'{text}' is not a limit in milliseconds from 1 to {MAX_MOVE_TIME_MS}"
+        )),
+    }
+}
+
+/// The limit per reply a referee of ours announced in [`MOVE_TIME_ENV`]:
+/// none when the variable is unset, an error when it says no such limit.
+pub fn announced_limit() -> Result<Option<Duration>, String> {
+    match std::env::var(MOVE_TIME_ENV) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => Err(format!("{MOVE_TIME_ENV} is not text")),
+        Ok(text) => parse_move_time(&text)
+            .map(Some)
+            .map_err(|e| format!("{MOVE_TIME_ENV}: {e}")),
+    }
+}
+
 /// Kept back from every move's budget for what happens outside the search
 /// (see the module doc): the search stops at 850 ms of the judge's 1000.
 /// What it covers, measured on the 2-core machine (BENCHMARKS.md, "Time
@@ -112,5 +138,22 @@ mod tests {
         // A tiny limit still gives the search something to work with.
         let tiny = Deadline::for_limit(Instant::now(), Duration::from_millis(20));
         assert_eq!(tiny.hard(), Duration::from_millis(14));
+    }
+
+    #[test]
+    fn a_limit_is_a_whole_number_of_milliseconds_in_range() {
+        assert_eq!(parse_move_time("300"), Ok(Duration::from_millis(300)));
+        assert_eq!(parse_move_time(" 1 "), Ok(Duration::from_millis(1)));
+        for bad in [
+            "0",
+            "-1",
+            "abc",
+            "",
+            "1.5",
+            "3600001",
+            "18446744073709551615",
+        ] {
+            assert!(parse_move_time(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -167,6 +167,10 @@ pub fn run(
     player: &mut dyn Player,
     budget: Budget,
 ) -> io::Result<()> {
+    for text in player.notes() {
+        // stderr problems must never stop the game.
+        let _ = writeln!(log, "{text}");
+    }
     let mut reader = Reader {
         input,
         log,

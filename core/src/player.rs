@@ -26,6 +26,11 @@ pub trait Player {
     /// changes from turn to turn (CodinGame's longer first turn). Players
     /// without a clock ignore it.
     fn set_limit(&mut self, _limit: Duration) {}
+    /// What the player has to say before the game: settings it could not
+    /// honour as given. The protocols write each to stderr as they start.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// How the bot plays: every setting of `reversi [BOT FLAGS]`, with the
@@ -67,15 +72,6 @@ impl Default for BotOptions {
     }
 }
 
-/// The limit a referee of ours announced (see `clock::MOVE_TIME_ENV`).
-fn limit_from_env() -> Option<Duration> {
-    let ms: u64 = std::env::var(crate::clock::MOVE_TIME_ENV)
-        .ok()?
-        .parse()
-        .ok()?;
-    Some(Duration::from_millis(ms.max(1)))
-}
-
 /// The searching engine.
 pub struct Engine {
     searcher: Searcher,
@@ -84,6 +80,7 @@ pub struct Engine {
     limit: Option<Duration>,
     probcut_t: Option<f64>,
     book: Option<Book<'static>>,
+    notes: Vec<String>,
 }
 
 impl Engine {
@@ -93,20 +90,35 @@ impl Engine {
     /// replays exactly (`REVERSI_MOVE_TIME` does not change that).
     #[must_use]
     pub fn new(options: BotOptions) -> Engine {
+        let mut notes = Vec::new();
         let limit = match (options.move_time, options.stop) {
             (Some(t), _) => Some(t),
-            (None, Stop::Clock) => Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT)),
+            (None, Stop::Clock) => Some(match crate::clock::announced_limit() {
+                Ok(announced) => announced.unwrap_or(crate::clock::JUDGE_LIMIT),
+                Err(e) => {
+                    notes.push(format!("{e}: playing to the judge's 1000 ms"));
+                    crate::clock::JUDGE_LIMIT
+                }
+            }),
             (None, Stop::Depth(_) | Stop::Nodes(_)) => None,
         };
         if options.eval == Evaluator::Pattern {
             crate::eval::pattern::prepare();
         }
+        let searcher = Searcher::new(options.hash_mb, options.eval);
+        if let (got, true) = searcher.table_size() {
+            notes.push(format!(
+                "--hash {}: that much memory could not be had; the table has {got} MB",
+                options.hash_mb
+            ));
+        }
         Engine {
-            searcher: Searcher::new(options.hash_mb, options.eval),
+            searcher,
             stop: options.stop,
             limit,
             probcut_t: options.probcut_t,
             book: options.book.then(crate::book::embedded),
+            notes,
         }
     }
 
@@ -158,6 +170,10 @@ pub fn describe(result: &SearchResult) -> String {
 impl Player for Engine {
     fn new_game(&mut self) {
         self.searcher.new_game();
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
     }
 
     /// Changes the clock's limit; a fixed depth or node count, which has
@@ -278,7 +294,12 @@ mod tests {
         let clocked = Engine::new(BotOptions::default()).limit;
         assert_eq!(
             clocked,
-            Some(limit_from_env().unwrap_or(crate::clock::JUDGE_LIMIT))
+            Some(
+                crate::clock::announced_limit()
+                    .ok()
+                    .flatten()
+                    .unwrap_or(crate::clock::JUDGE_LIMIT)
+            )
         );
     }
 }

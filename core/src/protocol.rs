@@ -606,6 +606,9 @@ pub fn run(
     macro_rules! note {
         ($($arg:tt)*) => { let _ = writeln!(log, $($arg)*); };
     }
+    for text in player.notes() {
+        note!("{text}");
+    }
     loop {
         let Some(line) = read_line(input, &mut cut)? else {
             if session.phase != Phase::Idle {

@@ -52,6 +52,8 @@ pub struct Table {
     age: u8,
     /// Anything stored since the last clear.
     used: bool,
+    /// Less memory than asked for could be had.
+    short: bool,
 }
 
 /// Asks the kernel for 2 MiB pages under the table where it gives them
@@ -97,26 +99,72 @@ fn huge_pages(_words: &[u64]) {}
 
 /// `len` zeroed words for the table, served lazily by the allocator (see
 /// the module doc), in huge pages where the kernel gives them.
-fn fresh_words(len: usize) -> Vec<u64> {
-    let words = vec![0u64; len];
+/// `len` zeroed words from the allocator's zeroed pages (mapped lazily, so
+/// a large table costs nothing until it is used), or `None` where that much
+/// memory cannot be had (a capped address space): the caller asks for
+/// less instead of aborting.
+fn fresh_words(len: usize) -> Option<Vec<u64>> {
+    let layout = std::alloc::Layout::array::<u64>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size; a null pointer is refused
+    // below; a non-null one points to `len` zeroed words, a valid Vec of
+    // `len` u64s allocated by the global allocator with this very layout,
+    // which is what from_raw_parts requires.
+    let words = unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<u64>();
+        if ptr.is_null() {
+            return None;
+        }
+        Vec::from_raw_parts(ptr, len, len)
+    };
     huge_pages(&words);
-    words
+    Some(words)
 }
+
+/// The fewest slots a table has.
+const MIN_SLOTS: usize = 1024;
 
 impl Table {
     /// A table of about `megabytes` MiB (rounded down to a power of two
-    /// slots; at least 1024 slots).
+    /// slots; at least 1024 slots). Where that much memory cannot be had,
+    /// half as much, and so on: [`Table::megabytes`] says what it got.
     #[must_use]
     pub fn new(megabytes: usize) -> Table {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let wanted = (bytes / 24).max(1024);
-        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let bytes = megabytes.max(1).saturating_mul(1024 * 1024);
+        let wanted = (bytes / 24).max(MIN_SLOTS);
+        let asked = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let mut count = asked;
+        let words = loop {
+            match fresh_words(3 * count) {
+                Some(words) => break words,
+                None if count > MIN_SLOTS => count /= 2,
+                // 24 KB that cannot be had: nothing else can run either.
+                None => std::alloc::handle_alloc_error(
+                    std::alloc::Layout::array::<u64>(3 * count).expect("a small layout"),
+                ),
+            }
+        };
         Table {
-            words: fresh_words(3 * count),
+            words,
             mask: count - 1,
             age: 0,
             used: false,
+            short: count < asked,
         }
+    }
+
+    /// Whether the table got less memory than asked for, and is smaller.
+    #[must_use]
+    pub fn short(&self) -> bool {
+        self.short
+    }
+
+    /// The table's size in MiB, rounded down (0 for the smallest tables).
+    #[must_use]
+    pub fn megabytes(&self) -> usize {
+        self.words.len() * 8 / (1024 * 1024)
     }
 
     /// Forgets everything (a new game). A fresh zeroed allocation rather
@@ -126,7 +174,13 @@ impl Table {
         if self.used {
             let len = self.words.len();
             self.words = Vec::new();
-            self.words = fresh_words(len);
+            // The same size again is all but certain to be had; if not,
+            // the old table's size is gone, and the smallest will do.
+            self.words = fresh_words(len).unwrap_or_else(|| {
+                self.mask = MIN_SLOTS - 1;
+                self.short = true;
+                vec![0; 3 * MIN_SLOTS]
+            });
             self.used = false;
         }
         self.age = 0;

@@ -17,6 +17,7 @@ use linkage::rules::{all_placements, Move};
 use linkage::runner::{play_ladder, play_match, LadderOptions, MatchOptions, THINK_ENV};
 use linkage::{id_line, seed_of};
 use reversi::tournament::ladder::GAMES_PER_PAIR;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -24,11 +25,8 @@ use std::time::Duration;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        None => {
-            play_turn();
-            ExitCode::SUCCESS
-        }
-        Some(command @ ("match" | "ladder")) if args.len() > 1 => {
+        None => play_turn(),
+        Some(command @ ("match" | "ladder")) => {
             let ran = match command {
                 "match" => match_command(&args[1..]),
                 _ => ladder_command(&args[1..]),
@@ -42,15 +40,22 @@ fn main() -> ExitCode {
             }
         }
         Some(_) => {
-            println!("{}", id_line());
-            ExitCode::SUCCESS
+            let mut out = std::io::stdout().lock();
+            match writeln!(out, "{}", id_line()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("linkage: stdout: {e}");
+                    ExitCode::from(1)
+                }
+            }
         }
     }
 }
 
 /// One turn: `input.txt` to `order.txt`, beside the executable. Problems
-/// go to stderr, one line each; an order is written whenever one can be.
-fn play_turn() {
+/// go to stderr, one line each; an order is written whenever one can be,
+/// and an order that cannot be written fails the turn (exit 1).
+fn play_turn() -> ExitCode {
     let dir = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(PathBuf::from))
@@ -89,11 +94,15 @@ fn play_turn() {
         );
         mv
     };
-    if let Err(e) = std::fs::write(dir.join("order.txt"), format!("{}\n", order.order())) {
-        eprintln!(
-            "linkage: cannot write {}: {e}",
-            dir.join("order.txt").display()
-        );
+    match std::fs::write(dir.join("order.txt"), format!("{}\n", order.order())) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!(
+                "linkage: cannot write {}: {e}",
+                dir.join("order.txt").display()
+            );
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -182,7 +191,7 @@ fn match_command(args: &[String]) -> Result<ExitCode, String> {
     match play_match([a, b], &options, &mut out) {
         Ok(_) => Ok(ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("linkage: match: {e}");
+            eprintln!("linkage: match in {}: {e}", common.dir.display());
             Ok(ExitCode::from(1))
         }
     }
@@ -244,7 +253,7 @@ fn ladder_command(args: &[String]) -> Result<ExitCode, String> {
     match play_ladder(&names, &options, &mut out) {
         Ok(_) => Ok(ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("linkage: ladder: {e}");
+            eprintln!("linkage: ladder in {}: {e}", common.dir.display());
             Ok(ExitCode::from(1))
         }
     }

@@ -60,7 +60,9 @@ fn assert_legal(input: &str, order: &str) {
 
 #[test]
 fn any_argument_gives_the_id_line() {
-    for arg in ["id", "--version", "match"] {
+    // Any argument but the runner's two commands, which always mean the
+    // runner (alone, they are wrong usage: see below).
+    for arg in ["id", "--version", "matches"] {
         let out = Command::new(linkage()).arg(arg).output().expect("runs");
         assert!(out.status.success());
         let line = text(&out.stdout);
@@ -228,7 +230,9 @@ fn the_ladder_runs_from_a_file_of_bots() {
 #[test]
 fn wrong_usage_of_the_runner_exits_2() {
     for args in [
-        &["ladder", "--rounds", "1"][..],
+        &["match"][..],
+        &["ladder"],
+        &["ladder", "--rounds", "1"],
         &["ladder", "--bots", "x", "--rounds", "0"],
         &["ladder", "extra", "--bots", "x"],
         &["match", "self", "--games", "2"],

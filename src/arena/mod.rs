@@ -337,6 +337,8 @@ pub struct RefereeArena {
     /// The entrants that could not be started, each with the first reason
     /// seen, by index.
     unstarted: Mutex<BTreeMap<usize, String>>,
+    /// Records (transcripts) that could not be written, each `PATH: why`.
+    unwritten: Mutex<Vec<String>>,
 }
 
 impl RefereeArena {
@@ -354,6 +356,7 @@ impl RefereeArena {
             record,
             numbered: AtomicUsize::new(0),
             unstarted: Mutex::new(BTreeMap::new()),
+            unwritten: Mutex::new(Vec::new()),
         }
     }
 
@@ -382,9 +385,7 @@ impl RefereeArena {
             |index, game| {
                 let (number, spec) = numbered[index];
                 self.note_unstarted(spec, &game);
-                if let Err(e) = self.write_record(number, spec, &game) {
-                    eprintln!("arena: {e}");
-                }
+                self.record(number, spec, &game);
                 on_finished(&Finished {
                     number,
                     index,
@@ -411,9 +412,7 @@ impl RefereeArena {
         let number = self.numbered.fetch_add(1, Ordering::SeqCst) + 1;
         let game = self.play_one(number, spec, watch);
         self.note_unstarted(spec, &game);
-        if let Err(e) = self.write_record(number, spec, &game) {
-            eprintln!("arena: {e}");
-        }
+        self.record(number, spec, &game);
         (number, game)
     }
 
@@ -426,6 +425,25 @@ impl RefereeArena {
             .iter()
             .map(|(&i, why)| (&self.entrants[i], why.clone()))
             .collect()
+    }
+
+    /// The records that could not be written, each `PATH: why`: a run
+    /// with any fails, rather than say its results are all kept.
+    pub fn unwritten(&self) -> Vec<String> {
+        self.unwritten
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Writes the game's record; one that cannot be written is reported
+    /// now, on stderr, and kept for [`RefereeArena::unwritten`].
+    fn record(&self, number: usize, spec: &GameSpec, game: &referee::Game) {
+        if let Err(e) = self.write_record(number, spec, game) {
+            eprintln!("arena: {e}");
+            let mut unwritten = self.unwritten.lock().unwrap_or_else(|e| e.into_inner());
+            unwritten.push(e);
+        }
     }
 
     fn note_unstarted(&self, spec: &GameSpec, game: &referee::Game) {
@@ -498,7 +516,7 @@ impl Arena for RefereeArena {
     /// Plays the batch, printing a line for each game as it finishes.
     fn play(&self, games: &[GameSpec]) -> Vec<Outcome> {
         self.play_reporting(games, |f| {
-            println!(
+            crate::say!(
                 "game {}: {} (black) vs {} (white): {}",
                 f.number,
                 self.entrants[f.spec.black].name,

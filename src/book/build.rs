@@ -168,7 +168,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         RECORD
     );
     let bytes = reversi_core::book::to_bytes(&header, &scored);
-    std::fs::write(options.run.out, &bytes)?;
+    crate::files::write_atomically(options.run.out, &bytes)?;
     writeln!(
         log,
         "wrote {} ({} positions, {} bytes); {raised} scores raised by a book move",
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn a_small_book_holds_what_the_games_share_and_negamaxes() {
-        let games = archive::parse_logistello(GAMES);
+        let games = archive::parse_logistello(GAMES).unwrap();
         // The first 10 moves' 11 positions of the first two games are
         // reached twice (the start and d3 three times); the third game's
         // 9 others once.

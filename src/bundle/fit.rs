@@ -78,7 +78,7 @@ pub fn run(options: &ArchiveRun, log: &mut impl Write) -> io::Result<()> {
         corrections: candidates,
     };
     let bytes = ranked.to_bytes();
-    std::fs::write(options.out, &bytes)?;
+    crate::files::write_atomically(options.out, &bytes)?;
     writeln!(
         log,
         "wrote {} ({} bytes): the model and the {} best corrections",

@@ -106,6 +106,9 @@ const KEEP: &[&str] = &[
     "kind",
     "size_hint",
     "stdin",
+    "size",
+    "cast",
+    "array",
 ];
 
 /// Rust's keywords, which a new name must not be.

@@ -5,6 +5,7 @@ use super::{failed, read_file, report, CliError, MAX_BENCH_DEPTH, MAX_DEPTH, MAX
 use crate::obf::{self, Mode, Options};
 use crate::perft::Convention;
 use clap::{Args, ValueEnum};
+use reversi_core::clock::MAX_MOVE_TIME_MS;
 use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -133,7 +134,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
     depth: Option<u32>,
     /// Search the positions as the bot would at this limit: depths reached, speed
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: Option<u64>,
     #[command(flatten)]
     search: SearchFlags,

@@ -3,6 +3,7 @@
 
 use super::{usage, CliError, MAX_DEPTH, MAX_HASH_MB};
 use clap::{Args, ValueEnum};
+use reversi_core::clock::MAX_MOVE_TIME_MS;
 use reversi_core::codingame::Budget;
 use reversi_core::eval::Evaluator;
 use reversi_core::player::{entropy_seed, BotOptions, Engine, Player, SimplePlayer};
@@ -28,7 +29,7 @@ pub struct BotArgs {
     /// The judge's limit per reply [default: 1000, or REVERSI_MOVE_TIME
     /// when a referee of ours sets it]; the bot answers 150 ms before it
     /// (30% before when that is less)
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: Option<u64>,
     #[command(flatten)]
     search: SearchFlags,
@@ -45,7 +46,7 @@ pub struct BotArgs {
     #[arg(long, value_enum, default_value_t = Protocol::Judge)]
     protocol: Protocol,
     /// CodinGame's first turn's limit [default: 2000]
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     first_move_time: Option<u64>,
 }
 

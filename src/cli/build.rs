@@ -273,7 +273,8 @@ pub(super) fn bundle(args: &BundleArgs) -> Result<ExitCode, CliError> {
     };
     let made = bundle(options).map_err(|e| CliError::Failed(format!("bundle: {e}")))?;
     let out = &args.out;
-    std::fs::write(out, &made.source).map_err(|e| failed(out.display(), e))?;
+    crate::files::write_atomically(out, made.source.as_bytes())
+        .map_err(|e| CliError::Failed(e.to_string()))?;
     eprintln!(
         "wrote {}: {} characters ({} of them the evaluation, {} corrections), {} bytes; build it with: rustc --edition 2021 -O {}",
         out.display(),

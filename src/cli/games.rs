@@ -7,6 +7,7 @@ use crate::r#match::MatchOptions;
 use crate::tournament::Format;
 use clap::{Args, ValueEnum};
 use reversi_core::clock::JUDGE_LIMIT;
+use reversi_core::clock::MAX_MOVE_TIME_MS;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -20,7 +21,7 @@ const MAX_GAMES: u64 = 1_000_000;
 pub struct RefereeFlags {
     /// The limit per reply; a reply later than this loses the game
     #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: u64,
     /// Games played at once [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -84,12 +85,22 @@ pub struct MatchArgs {
 
 /// A directory for results, created if need be.
 fn output_dir(path: &Path) -> Result<PathBuf, CliError> {
+    if path.exists() && !path.is_dir() {
+        return Err(failed(path.display(), "exists and is not a folder"));
+    }
     std::fs::create_dir_all(path).map_err(|e| failed(path.display(), e))?;
     Ok(path.to_path_buf())
 }
 
-/// A run in which some program could not be started fails, naming each.
-fn check_started(arena: &RefereeArena) -> Result<ExitCode, CliError> {
+/// A run in which some program could not be started, or some record
+/// could not be written, fails, naming each program or the first record.
+fn check_run(arena: &RefereeArena) -> Result<ExitCode, CliError> {
+    if let [first, rest @ ..] = arena.unwritten().as_slice() {
+        return Err(CliError::Failed(format!(
+            "{} game record(s) could not be written, the first: {first}",
+            rest.len() + 1
+        )));
+    }
     let unstarted = arena.unstarted();
     if unstarted.is_empty() {
         return Ok(ExitCode::SUCCESS);
@@ -116,7 +127,7 @@ pub(super) fn match_games(args: &MatchArgs) -> Result<ExitCode, CliError> {
     };
     let arena = options.arena();
     report(|mut out| crate::r#match::run(&mut options, &arena, &mut out))?;
-    check_started(&arena)
+    check_run(&arena)
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -187,7 +198,8 @@ pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
         args.out.as_deref(),
     )
     .map_err(|e| CliError::Failed(e.to_string()))?;
-    check_started(&arena)
+    crate::report::finish().map_err(|e| failed("stdout", e))?;
+    check_run(&arena)
 }
 
 #[derive(Args, Debug)]
@@ -202,7 +214,7 @@ pub struct ReplayArgs {
     exact: bool,
     /// The limit per reply, also told to the program (REVERSI_MOVE_TIME)
     #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+          value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: u64,
     /// Write the lines sent and the replies received to this file
     #[arg(long, value_name = "OUT")]

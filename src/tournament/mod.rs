@@ -34,7 +34,7 @@ pub fn run(
     let (table, svg) = match format {
         Format::Knockout => {
             let k = knockout::run(players, arena, openings, seed);
-            print!("{}", k.report(&names));
+            crate::report::write(&k.report(&names));
             (
                 k.standings_table(&names),
                 Some(bracket_svg::render(&k, &arena.entrants)),
@@ -43,7 +43,7 @@ pub fn run(
         Format::Elo { games } => {
             let (pool, stopped) = elo::run(players, arena, openings, games, arena.jobs);
             if let Some(why) = stopped {
-                println!("{why}");
+                crate::say!("{why}");
             }
             (pool.standings_table(&names), None)
         }
@@ -52,25 +52,24 @@ pub fn run(
             for r in 0..rounds {
                 l.round(arena, openings, per_pair);
                 let order: Vec<&str> = l.order.iter().map(|&e| names[e].as_str()).collect();
-                println!("after round {}: {}", r + 1, order.join(" > "));
+                crate::say!("after round {}: {}", r + 1, order.join(" > "));
             }
             (l.standings_table(&names, ["as-black", "as-white"]), None)
         }
     };
-    println!();
-    print!("{}", table.to_text());
+    crate::say!("");
+    crate::report::write(&table.to_text());
     if let Some(dir) = out {
         let write = |file: &str, text: &str| {
             let path = dir.join(file);
-            std::fs::write(&path, text)
-                .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+            crate::files::write_atomically(&path, text.as_bytes())
         };
         write("standings.csv", &table.to_csv())?;
         write("standings.json", &table.to_json())?;
         if let Some(svg) = &svg {
             write("bracket.svg", svg)?;
         }
-        println!("results in {}", dir.display());
+        crate::say!("results in {}", dir.display());
     }
     Ok(())
 }

@@ -331,7 +331,16 @@ pub struct Options<'a> {
 pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
     // read first, so that a wrong path fails before the long reads
     let extra = match options.extra_games {
-        Some(path) => parse_logistello(&std::fs::read_to_string(path)?),
+        Some(path) => {
+            let named = |e: String| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: {e}", path.display()),
+                )
+            };
+            let text = std::fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
+            parse_logistello(&text).map_err(named)?
+        }
         None => Vec::new(),
     };
     let games = read_games(options.run.games_dir, extra, options.run.every, log)?;
@@ -375,7 +384,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
             bytes.extend_from_slice(&q.to_le_bytes());
         }
     }
-    std::fs::write(options.run.out, &bytes)?;
+    crate::files::write_atomically(options.run.out, &bytes)?;
     writeln!(
         log,
         "wrote {} ({} bytes)",
@@ -464,7 +473,7 @@ mod tests {
     #[test]
     fn logistello_lines_parse_and_replay() {
         let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
-        let games = parse_logistello(line);
+        let games = parse_logistello(line).unwrap();
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].len(), 60);
         let positions = replay(&games[0]).expect("legal");
@@ -493,7 +502,7 @@ mod tests {
     #[test]
     fn labels_agree_with_a_direct_solve() {
         let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
-        let game = &parse_logistello(line)[0];
+        let game = &parse_logistello(line).unwrap()[0];
         let mut s = Searcher::new(1, Evaluator::Hand);
         let samples = label_game(&mut s, &Record::moves(game.clone()), Labels::default());
         // Every position before the solve point is labelled; the last of
@@ -510,7 +519,7 @@ mod tests {
     #[test]
     fn search_labels_solve_the_late_positions_and_keep_the_games_label() {
         let line = "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+b4-e8+h3-g3+h2-e2+h7-g2+b1-a1+h1-a2+a3-g7+f8-h8+g8-a4+g1-f1+a6-a5+a7-a8+b8-b7: -04 10";
-        let record = Record::moves(parse_logistello(line)[0].clone());
+        let record = Record::moves(parse_logistello(line).unwrap()[0].clone());
         let mut s = Searcher::new(1, Evaluator::Pattern);
         let by_game = label_game(&mut s, &record, Labels::default());
         let labels = |share| Labels {

@@ -168,7 +168,7 @@ mod tests {
         run(&options(2), &mut two, &mut io::sink()).unwrap();
         assert_eq!(one, two);
         let text = String::from_utf8(one).unwrap();
-        let games = crate::archive::parse_logistello(&text);
+        let games = crate::archive::parse_logistello(&text).unwrap();
         assert_eq!(games.len(), 6);
         for (game, line) in games.iter().zip(text.lines()) {
             // Each line replays to the end with legal moves, and its score

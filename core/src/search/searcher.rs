@@ -53,6 +53,13 @@ impl Searcher {
         }
     }
 
+    /// The transposition table's size in MiB, and whether that is less
+    /// than was asked for (the memory could not be had).
+    #[must_use]
+    pub fn table_size(&self) -> (usize, bool) {
+        (self.tt.megabytes(), self.tt.short())
+    }
+
     /// Forgets the previous game.
     pub fn new_game(&mut self) {
         self.tt.clear();
