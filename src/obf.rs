@@ -43,6 +43,8 @@ pub enum ObfError {
     /// A `MOVE:score` part without the colon.
     BadMoveScore(String),
     BadMove(String),
+    /// A listed move that cannot be played in the position, and why.
+    IllegalMove(String, &'static str),
     BadScore(String),
 }
 
@@ -54,6 +56,9 @@ impl std::fmt::Display for ObfError {
             ObfError::BadBoard(e) => write!(f, "{e}"),
             ObfError::BadMoveScore(part) => write!(f, "bad move score '{part}'"),
             ObfError::BadMove(m) => write!(f, "bad move '{m}'"),
+            ObfError::IllegalMove(m, why) => {
+                write!(f, "listed move '{m}' cannot be played here: {why}")
+            }
             ObfError::BadScore(v) => write!(f, "bad score '{v}'"),
         }
     }
@@ -83,11 +88,18 @@ pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, ObfError> {
             .split_once(':')
             .ok_or_else(|| ObfError::BadMoveScore(part.to_string()))?;
         let sq = Square::parse(mv.trim()).ok_or_else(|| ObfError::BadMove(mv.to_string()))?;
+        if !board.is_legal(sq) {
+            let occupied = (board.player | board.opponent) & (1u64 << sq.index()) != 0;
+            let why = if occupied { "the square is taken" } else { "it turns nothing over" };
+            return Err(ObfError::IllegalMove(mv.trim().to_string(), why));
+        }
         let score: i32 = score
             .trim()
             .trim_start_matches('+')
             .parse()
-            .map_err(|_| ObfError::BadScore(score.to_string()))?;
+            .ok()
+            .filter(|v: &i32| v.abs() <= 64)
+            .ok_or_else(|| ObfError::BadScore(score.to_string()))?;
         scores.push((sq, score));
     }
     Ok(Some(ObfPosition { board, scores }))
@@ -222,12 +234,12 @@ fn answer(s: &mut Searcher, board: &Board, options: &Options) -> Answer {
         };
     }
     if !board.has_moves() {
-        // A pass: the opponent's solve, negated (or the final count).
+        // A pass, the only move (so `--all` lists just it): the
+        // opponent's solve, negated (or the final count).
         let score = s.exact_score(board);
         return match options.mode {
             Mode::Wld => Answer::Wld { best: None, score },
-            Mode::All => Answer::All(Vec::new()),
-            Mode::Exact => Answer::Exact {
+            Mode::All | Mode::Exact => Answer::Exact {
                 best: None,
                 score,
                 pv: Vec::new(),

@@ -115,16 +115,22 @@ pub fn result_line(board: &Board, to_move: Color) -> String {
     }
 }
 
+/// The next line of input as text, read as the judge protocol reads
+/// its lines: bytes that are not UTF-8 replaced, an overlong line cut;
+/// `None` at the end of input.
+fn text_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut cut = false;
+    reversi_core::lines::read_line(input, &mut cut)
+}
+
 /// Reads the 4x4 centre: four lines of `*`, `0`, `.`.
 fn read_centre(input: &mut impl BufRead, log: &mut impl Write) -> io::Result<Option<(u64, u64)>> {
     let (mut black, mut white) = (0u64, 0u64);
     let mut rows = 0;
-    let mut line = String::new();
     while rows < 4 {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = text_line(input)? else {
             return Ok(None);
-        }
+        };
         let cells: Vec<char> = line.trim().chars().collect();
         if cells.len() != 4 || cells.iter().any(|c| !matches!(c, '*' | '0' | '.')) {
             let _ = writeln!(
@@ -250,10 +256,9 @@ impl<'a, R: BufRead> Words<'a, R> {
                     return Ok(Some(n));
                 }
             }
-            let mut line = String::new();
-            if self.input.read_line(&mut line)? == 0 {
+            let Some(line) = text_line(self.input)? else {
                 return Ok(None);
-            }
+            };
             self.pending
                 .extend(line.split_whitespace().map(str::to_string));
         }

@@ -109,7 +109,9 @@ pub(super) fn solve(args: &SolveArgs) -> Result<ExitCode, CliError> {
     let mut out = io::stdout().lock();
     match obf::run(&text, &options, &mut out) {
         Ok(true) => Ok(ExitCode::SUCCESS),
-        Ok(false) => Ok(ExitCode::from(1)),
+        Ok(false) => Err(CliError::Failed(format!(
+            "{name}: an answer disagrees with the scores listed (the lines marked WRONG above)"
+        ))),
         // A reader that stopped reading (`| head`) is not an error.
         Err(obf::RunError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             Ok(ExitCode::SUCCESS)

@@ -148,16 +148,15 @@ pub struct TournamentArgs {
     /// The contest's format
     #[arg(long, value_enum, default_value_t = FormatName::Knockout)]
     format: FormatName,
-    /// Elo: games to play
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
-    games: u64,
-    /// Ladder: rounds
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=10_000))]
-    rounds: u64,
-    /// Ladder: games per pair and round
-    #[arg(long, value_name = "N", default_value_t = crate::tournament::ladder::GAMES_PER_PAIR as u64,
-          value_parser = clap::value_parser!(u64).range(1..=10_000))]
-    pair_games: u64,
+    /// Elo only: games to play [default: 20]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    games: Option<u64>,
+    /// Ladder only: rounds [default: 3]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    rounds: Option<u64>,
+    /// Ladder only: games per pair and round [default: 10]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pair_games: Option<u64>,
     /// Write standings.csv, standings.json, the bracket (knockout) and every game here
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -166,15 +165,34 @@ pub struct TournamentArgs {
 }
 
 pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
+    // A flag of another format would be ignored: refused instead.
+    let given = |flag: &str, value: Option<u64>, formats: &str| match value {
+        Some(_) => Err(super::usage(format!("{flag} is for {formats} only"))),
+        None => Ok(()),
+    };
     let format = match args.format {
-        FormatName::Knockout => Format::Knockout,
-        FormatName::Elo => Format::Elo {
-            games: args.games as u32,
-        },
-        FormatName::Ladder => Format::Ladder {
-            rounds: args.rounds as usize,
-            per_pair: args.pair_games as usize,
-        },
+        FormatName::Knockout => {
+            given("--games", args.games, "--format elo")?;
+            given("--rounds", args.rounds, "--format ladder")?;
+            given("--pair-games", args.pair_games, "--format ladder")?;
+            Format::Knockout
+        }
+        FormatName::Elo => {
+            given("--rounds", args.rounds, "--format ladder")?;
+            given("--pair-games", args.pair_games, "--format ladder")?;
+            Format::Elo {
+                games: args.games.unwrap_or(20) as u32,
+            }
+        }
+        FormatName::Ladder => {
+            given("--games", args.games, "--format elo")?;
+            Format::Ladder {
+                rounds: args.rounds.unwrap_or(3) as usize,
+                per_pair: args
+                    .pair_games
+                    .map_or(crate::tournament::ladder::GAMES_PER_PAIR, |n| n as usize),
+            }
+        }
     };
     let path = &args.players;
     let entrants = parse_entrants(&read_file(path)?).map_err(|e| failed(path.display(), e))?;

@@ -144,12 +144,18 @@ impl Ladder {
     #[must_use]
     pub fn standings_table(&self, names: &[String], sides: [&'static str; 2]) -> Table {
         let columns = ["rating", sides[0], sides[1], "games", "wins"];
+        // A side never played has no rating: `-`, not a 0 that reads as
+        // every game lost.
+        let side = |wins, games| match games {
+            0 => "-".to_string(),
+            _ => format!("{:.1}", rating(wins, games)),
+        };
         Table::ranked(&columns, &self.order, names, |e| {
             let r = &self.records[e];
             vec![
                 format!("{:.1}", r.rating()),
-                format!("{:.1}", rating(r.first_wins, r.first_games)),
-                format!("{:.1}", rating(r.second_wins, r.second_games)),
+                side(r.first_wins, r.first_games),
+                side(r.second_wins, r.second_games),
                 r.games.to_string(),
                 r.wins.to_string(),
             ]
