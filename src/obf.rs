@@ -90,7 +90,11 @@ pub fn parse_obf(line: &str) -> Result<Option<ObfPosition>, ObfError> {
         let sq = Square::parse(mv.trim()).ok_or_else(|| ObfError::BadMove(mv.to_string()))?;
         if !board.is_legal(sq) {
             let occupied = (board.player | board.opponent) & (1u64 << sq.index()) != 0;
-            let why = if occupied { "the square is taken" } else { "it turns nothing over" };
+            let why = if occupied {
+                "the square is taken"
+            } else {
+                "it turns nothing over"
+            };
             return Err(ObfError::IllegalMove(mv.trim().to_string(), why));
         }
         let score: i32 = score

@@ -11,4 +11,5 @@ mod perft;
 mod protocol;
 mod referee;
 mod replay;
+mod robustness;
 mod tournament;

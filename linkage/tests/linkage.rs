@@ -249,3 +249,34 @@ fn wrong_usage_of_the_runner_exits_2() {
         );
     }
 }
+
+#[test]
+fn output_that_cannot_be_written_fails_with_one_line() {
+    // The id line to a full device.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("'{}' id >/dev/full", linkage()))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    // order.txt where a folder stands in its way.
+    let dir = bot_folder("unwritable");
+    std::fs::create_dir_all(dir.join("order.txt")).unwrap();
+    let out = Command::new(dir.join("linkage"))
+        .env("LINKAGE_THINK_MS", "100")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot write"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

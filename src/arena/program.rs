@@ -117,6 +117,8 @@ pub struct Program {
     pending: VecDeque<(Instant, String)>,
     /// Whether the end of its output has been read.
     output_ended: bool,
+    /// The mark in the environment of everything it started.
+    mark: String,
 }
 
 /// Resolves a leading `self` in a command to this executable, so matches can
@@ -135,6 +137,52 @@ pub fn resolve_self(command: &str) -> String {
     }
 }
 
+/// The environment variable that marks every process a program started,
+/// wherever it went (a new session or group, reparented to init), so that
+/// all of them end with the game.
+const MARK_ENV: &str = "REVERSI_ARENA_PROGRAM";
+
+/// A mark no other program of this or another referee has.
+fn new_mark() -> String {
+    static STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{}-{}-{nanos}",
+        std::process::id(),
+        STARTED.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+/// Kills every process whose environment carries `mark` (Linux: read from
+/// `/proc`; elsewhere nothing is found). A process that cleared its
+/// environment escapes this, not the group kill.
+fn kill_marked(mark: &str) {
+    let wanted = format!("{MARK_ENV}={mark}");
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if environ
+            .split(|&b| b == 0)
+            .any(|var| var == wanted.as_bytes())
+        {
+            let _ = nix::sys::signal::kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+    }
+}
+
 /// Kills process group `group`: the program and everything it started
 /// that stayed in its group.
 fn kill_group(group: u32) {
@@ -143,6 +191,9 @@ fn kill_group(group: u32) {
         let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
     }
 }
+
+/// How often a program awaited for a line is checked for having exited.
+const EXIT_POLL: Duration = Duration::from_millis(20);
 
 /// How a program run once (see [`run_once`]) ended.
 #[derive(Debug)]
@@ -160,13 +211,16 @@ pub enum RunOnce {
 /// sends it.
 pub fn run_once(command: &mut Command, limit: Duration) -> io::Result<RunOnce> {
     let started = Instant::now();
-    let mut child = command.process_group(0).spawn()?;
+    let mark = new_mark();
+    let mut child = command.env(MARK_ENV, &mark).process_group(0).spawn()?;
     loop {
         if let Some(status) = child.try_wait()? {
+            kill_marked(&mark);
             return Ok(RunOnce::Exited(status, started.elapsed()));
         }
         if started.elapsed() >= limit {
             kill_group(child.id());
+            kill_marked(&mark);
             let _ = child.wait();
             return Ok(RunOnce::TimedOut);
         }
@@ -196,6 +250,8 @@ impl Program {
             None => None,
         };
         let mut shell = Command::new("sh");
+        let mark = new_mark();
+        shell.env(MARK_ENV, &mark);
         if let Some(limit) = limit {
             shell.env(MOVE_TIME_ENV, limit.as_millis().to_string());
         }
@@ -285,6 +341,7 @@ impl Program {
             status: None,
             pending: VecDeque::new(),
             output_ended: false,
+            mark,
         })
     }
 
@@ -351,17 +408,49 @@ impl Program {
         if self.output_ended {
             return Err(true);
         }
-        match self.lines.recv_timeout(wait) {
-            Ok((at, Line::Text(texts))) => {
-                self.pending
-                    .extend(texts.into_iter().map(|text| (at, text)));
-                self.pending.pop_front().ok_or(false)
+        let deadline = Instant::now() + wait;
+        loop {
+            // In slices, so that a program that exits while something it
+            // started still holds its output is seen to have exited.
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(EXIT_POLL);
+            match self.lines.recv_timeout(slice) {
+                Ok((at, Line::Text(texts))) => {
+                    self.pending
+                        .extend(texts.into_iter().map(|text| (at, text)));
+                    return self.pending.pop_front().ok_or(false);
+                }
+                Ok((_, Line::Eof)) | Err(RecvTimeoutError::Disconnected) => {
+                    self.output_ended = true;
+                    return Err(true);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
             }
-            Ok((_, Line::Eof)) | Err(RecvTimeoutError::Disconnected) => {
-                self.output_ended = true;
-                Err(true)
+            if self.status.is_none() {
+                if let Ok(Some(status)) = self.child.try_wait() {
+                    self.status = Some(status);
+                }
             }
-            Err(RecvTimeoutError::Timeout) => Err(false),
+            if self.status.is_some() {
+                // It has exited: what it wrote before is still taken (the
+                // reader may be a moment behind), then its output counts
+                // as ended, whoever still holds the pipe.
+                return match self.lines.recv_timeout(STRAY_WAIT) {
+                    Ok((at, Line::Text(texts))) => {
+                        self.pending
+                            .extend(texts.into_iter().map(|text| (at, text)));
+                        self.pending.pop_front().ok_or(false)
+                    }
+                    _ => {
+                        self.output_ended = true;
+                        Err(true)
+                    }
+                };
+            }
+            if Instant::now() >= deadline {
+                return Err(false);
+            }
         }
     }
 
@@ -500,8 +589,9 @@ impl Drop for Program {
     fn drop(&mut self) {
         // The whole group: the shell, the program and anything it started.
         // Its number stays taken while any of them lives, so the signal
-        // reaches no one else.
+        // reaches no one else. Then whatever left the group (setsid).
         kill_group(self.child.id());
+        kill_marked(&self.mark);
         if self.status.is_none() {
             let _ = self.child.wait();
         }
