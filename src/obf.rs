@@ -11,7 +11,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// One OBF line.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObfPosition {
     pub board: Board,
     /// The exact score of each listed move (side to move's view).
@@ -19,6 +19,24 @@ pub struct ObfPosition {
 }
 
 impl ObfPosition {
+    /// The position as an OBF line that [`parse_obf`] reads back: the side
+    /// to move written as `X`, then each listed move and score.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let cells: String = (0..64)
+            .map(|i| match 1u64 << i {
+                bit if self.board.player & bit != 0 => 'X',
+                bit if self.board.opponent & bit != 0 => 'O',
+                _ => '-',
+            })
+            .collect();
+        let mut line = format!("{cells} X;");
+        for (square, score) in &self.scores {
+            line.push_str(&format!(" {square}:{score:+};"));
+        }
+        line
+    }
+
     /// The best listed score and the moves that reach it.
     #[must_use]
     pub fn best(&self) -> Option<(i32, Vec<Square>)> {

@@ -7,6 +7,7 @@ mod bundle;
 mod cli;
 mod codingame;
 mod endgame;
+mod fuzz;
 mod perft;
 mod protocol;
 mod referee;
