@@ -3,7 +3,7 @@
 //! a line per game as it finishes, then each side's totals and the Elo
 //! difference they imply.
 
-use crate::arena::referee::{Ending, Game, Played};
+use crate::arena::referee::{Game, Played};
 use crate::arena::{paired_games, Entrant, Finished, GameSpec, Openings, RefereeArena};
 use reversi_core::board::Color;
 use std::io::{self, Write};
@@ -236,11 +236,12 @@ impl Tally {
         };
         self.margin += i64::from(margin);
         match game.winner() {
+            None if game.forfeited_by(color) => self.losses += 1,
             None => self.draws += 1,
             Some(c) if c == color => self.wins += 1,
             Some(_) => self.losses += 1,
         }
-        if matches!(&game.ending, Ending::Forfeit { loser, .. } if *loser == color) {
+        if game.forfeited_by(color) {
             self.forfeits += 1;
         }
         for &t in &game.times[i] {

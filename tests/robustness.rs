@@ -296,3 +296,35 @@ fn bio97_reads_bytes_that_are_not_utf8_as_unknown_words() {
     let out = run(&["bio97"], b"ab\xff\xfe\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_game_both_sides_fail_is_a_double_forfeit_not_a_win_for_one() {
+    // One exits at once, the other never reads: before, the side checked
+    // first took the blame and the crashed program won 3 points.
+    let players = std::env::temp_dir().join(format!("reversi-double-{}.txt", std::process::id()));
+    std::fs::write(&players, "quitter: sh -c 'exit 0'\nsleeper: sleep 30\n").unwrap();
+    let out = run(
+        &[
+            "tournament",
+            "--players",
+            players.to_str().unwrap(),
+            "--move-time",
+            "200",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(report.contains("both forfeit"), "{report}");
+    let rows: Vec<Vec<&str>> = report
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("rank"))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // rank player number points games wins draws losses ...
+    for row in &rows {
+        assert_eq!((row[3], row[5], row[7]), ("-1", "0", "1"), "{report}");
+    }
+    let _ = std::fs::remove_file(&players);
+}

@@ -246,6 +246,9 @@ pub struct Outcome {
     pub white_discs: u32,
     /// A side that lost on a technicality, and why.
     pub forfeit: Option<(Color, String)>,
+    /// Both sides lost on a technicality before the game started (black's
+    /// reason, white's): no winner, and not a draw either.
+    pub double_forfeit: Option<[String; 2]>,
     /// The forfeit came before the loser's first move (no `OK`, or it died
     /// at once): the game may be restarted.
     pub before_first_move: bool,
@@ -261,6 +264,7 @@ impl Outcome {
             black_discs,
             white_discs,
             forfeit: None,
+            double_forfeit: None,
             before_first_move: false,
             legal_replies: [30, 30],
         }
@@ -274,10 +278,19 @@ impl Outcome {
                 legal_replies: game.legal,
                 ..Outcome::finished(*black, *white)
             },
+            Ending::DoubleForfeit { reasons } => Outcome {
+                black_discs: 0,
+                white_discs: 0,
+                forfeit: None,
+                double_forfeit: Some(reasons.clone()),
+                before_first_move: true,
+                legal_replies: game.legal,
+            },
             Ending::Forfeit { loser, reason } => Outcome {
                 black_discs: 0,
                 white_discs: 0,
                 forfeit: Some((*loser, reason.clone())),
+                double_forfeit: None,
                 // No reply at all from the loser: it failed in the setup
                 // or at its first request (the referee times only replies).
                 before_first_move: game.times[loser.index()].is_empty(),
@@ -286,11 +299,14 @@ impl Outcome {
         }
     }
 
-    /// The winner, `None` for a draw on discs.
+    /// The winner, `None` for a draw on discs or a double forfeit.
     #[must_use]
     pub fn winner(&self) -> Option<Color> {
         if let Some((loser, _)) = &self.forfeit {
             return Some(loser.other());
+        }
+        if self.double_forfeit.is_some() {
+            return None;
         }
         match self.black_discs.cmp(&self.white_discs) {
             std::cmp::Ordering::Greater => Some(Color::Black),

@@ -25,6 +25,11 @@ pub enum Ending {
     Finished { black: u32, white: u32 },
     /// `loser` lost on a technicality.
     Forfeit { loser: Color, reason: String },
+    /// Both sides failed before the game could start (each side's setup
+    /// is checked, so neither is blamed for being checked first): both
+    /// lose, black's reason first. Each format scores it as its rules
+    /// score a double forfeit (docs/referee.md, "Both sides at fault").
+    DoubleForfeit { reasons: [String; 2] },
 }
 
 /// One game's record.
@@ -48,8 +53,11 @@ impl Game {
     /// its first reply.
     #[must_use]
     pub fn unstarted(&self) -> Option<(Color, &str)> {
-        let Ending::Forfeit { loser, reason } = &self.ending else {
-            return None;
+        let (loser, reason) = match &self.ending {
+            Ending::Forfeit { loser, reason } => (loser, reason),
+            // Black's is named; a run that fails on it names white's next.
+            Ending::DoubleForfeit { reasons } => (&Color::Black, &reasons[0]),
+            Ending::Finished { .. } => return None,
         };
         let shell_refused = ["exit status: 127", "exit status: 126"]
             .iter()
@@ -69,10 +77,21 @@ impl Game {
                 ..
             } => -64,
             Ending::Forfeit { .. } => 64,
+            Ending::DoubleForfeit { .. } => 0,
         }
     }
 
-    /// The winner, `None` for a draw.
+    /// Whether `color` lost on a technicality (alone or with the other).
+    #[must_use]
+    pub fn forfeited_by(&self, color: Color) -> bool {
+        match &self.ending {
+            Ending::Finished { .. } => false,
+            Ending::Forfeit { loser, .. } => *loser == color,
+            Ending::DoubleForfeit { .. } => true,
+        }
+    }
+
+    /// The winner, `None` for a draw or a double forfeit.
     #[must_use]
     pub fn winner(&self) -> Option<Color> {
         match self.black_margin() {
@@ -88,6 +107,9 @@ impl Game {
         match &self.ending {
             Ending::Finished { black, white } => format!("{black}-{white}"),
             Ending::Forfeit { loser, reason } => format!("{} forfeits: {reason}", loser.name()),
+            Ending::DoubleForfeit { reasons } => {
+                format!("both forfeit: black {}; white {}", reasons[0], reasons[1])
+            }
         }
     }
 
@@ -193,7 +215,12 @@ pub fn play_watched(setup: &GameSetup, watch: &mut dyn FnMut(&Played)) -> Game {
         close(game, sides);
     };
 
-    // Setup: both sides get the position and must answer OK.
+    // Setup: both sides get the position, then each must answer OK. Both
+    // are checked before either is blamed: two that fail forfeit together.
+    // `sides` holds black, then white.
+    let sides_color = |i: usize| [Color::Black, Color::White][i];
+    let mut failed: [Option<String>; 2] = [None, None];
+    let mut sent_done = [None, None];
     for i in 0..2 {
         let color = sides[i].color;
         let (mine, theirs) = match color {
@@ -203,31 +230,43 @@ pub fn play_watched(setup: &GameSetup, watch: &mut dyn FnMut(&Played)) -> Game {
         let mut lines = vec![Command::Start];
         lines.extend(place_commands(mine, theirs));
         lines.push(Command::Done);
-        let mut sent = None;
         for line in &lines {
             match sides[i].send(&line.to_string()) {
-                Ok(at) => sent = Some(at),
+                Ok(at) => sent_done[i] = Some(at),
                 Err(f) => {
-                    forfeit(&mut game, sides, color, format!("during setup: {f}"));
-                    return game;
+                    failed[i] = Some(format!("during setup: {f}"));
+                    break;
                 }
             }
         }
-        match sides[i].receive(sent.expect("DONE was sent"), SETUP_LIMIT) {
-            Ok((reply, _)) if reply == "OK" => {}
-            Ok((reply, _)) => {
-                forfeit(
-                    &mut game,
-                    sides,
-                    color,
-                    format!("answered {} to DONE, not OK", quote(&reply)),
-                );
-                return game;
-            }
-            Err(f) => {
-                forfeit(&mut game, sides, color, format!("after DONE: {f}"));
-                return game;
-            }
+    }
+    for i in 0..2 {
+        if failed[i].is_some() {
+            continue;
+        }
+        let sent = sent_done[i].expect("DONE was sent");
+        failed[i] = match sides[i].receive(sent, SETUP_LIMIT) {
+            Ok((reply, _)) if reply == "OK" => None,
+            Ok((reply, _)) => Some(format!("answered {} to DONE, not OK", quote(&reply))),
+            Err(f) => Some(format!("after DONE: {f}")),
+        };
+    }
+    match failed {
+        [None, None] => {}
+        [Some(black_reason), Some(white_reason)] => {
+            game.ending = Ending::DoubleForfeit {
+                reasons: [black_reason, white_reason],
+            };
+            close(&mut game, sides);
+            return game;
+        }
+        [Some(reason), None] => {
+            forfeit(&mut game, sides, sides_color(0), reason);
+            return game;
+        }
+        [None, Some(reason)] => {
+            forfeit(&mut game, sides, sides_color(1), reason);
+            return game;
         }
     }
 

@@ -69,11 +69,9 @@ pub fn render(k: &Knockout, entrants: &[Entrant]) -> String {
                 (None, _) => vec![(p.dark, "bye".to_string())],
                 (Some(l), Some(o)) => {
                     let tag = |e: usize, discs: u32, dark: bool| {
-                        let f = if o.forfeit.is_some() && e != p.winner {
-                            " (forfeit)"
-                        } else {
-                            ""
-                        };
+                        let forfeited =
+                            (o.forfeit.is_some() && e != p.winner) || o.double_forfeit.is_some();
+                        let f = if forfeited { " (forfeit)" } else { "" };
                         format!("{} {discs}{f}", if dark { "dark" } else { "light" })
                     };
                     vec![

@@ -184,10 +184,14 @@ impl Pool {
             if let Some((loser, _)) = &outcome.forfeit {
                 forfeited[usize::from(*loser != a_color)] = true;
             }
+            if outcome.double_forfeit.is_some() {
+                forfeited = [true, true];
+            }
             for (p, q) in [(a, b), (b, a)] {
                 self.players[p].games += 1;
                 let color = if p == a { a_color } else { a_color.other() };
                 match outcome.winner() {
+                    None if outcome.double_forfeit.is_some() => self.players[p].losses += 1,
                     None => self.players[p].draws += 1,
                     Some(c) if c == color => {
                         self.players[p].wins += 1;
@@ -203,9 +207,13 @@ impl Pool {
             std::cmp::Ordering::Less => Some(false),
             std::cmp::Ordering::Equal => None,
         };
-        let (ra, rb) = update(self.players[a].rating, self.players[b].rating, a_won);
-        self.players[a].rating = ra;
-        self.players[b].rating = rb;
+        // A match of double forfeits says nothing of either's strength:
+        // the ratings stay.
+        if !games.iter().all(|(_, _, o)| o.double_forfeit.is_some()) {
+            let (ra, rb) = update(self.players[a].rating, self.players[b].rating, a_won);
+            self.players[a].rating = ra;
+            self.players[b].rating = rb;
+        }
         for (k, p) in [a, b].into_iter().enumerate() {
             let won = a_won == Some(k == 0);
             let r = &mut self.players[p];
@@ -404,6 +412,7 @@ mod tests {
                 },
                 "crash".into(),
             )),
+            double_forfeit: None,
             before_first_move: true,
             legal_replies: [0, 0],
         });

@@ -118,9 +118,14 @@ impl Knockout {
                         let _ = writeln!(out, "  {} has the bye", tag(p.dark));
                     }
                     (Some(l), Some(o)) => {
-                        let how = match &o.forfeit {
-                            Some((loser, why)) => format!("{} forfeits ({why})", loser.name()),
-                            None => format!("{}-{}", o.black_discs, o.white_discs),
+                        let how = match (&o.forfeit, &o.double_forfeit) {
+                            (Some((loser, why)), _) => {
+                                format!("{} forfeits ({why})", loser.name())
+                            }
+                            (None, Some([black, white])) => {
+                                format!("both forfeit (dark: {black}; light: {white})")
+                            }
+                            (None, None) => format!("{}-{}", o.black_discs, o.white_discs),
                         };
                         let restart = if p.restarted_by.is_empty() {
                             String::new()
@@ -196,9 +201,13 @@ pub fn dark_of(round: usize, a: usize, b: usize, standings: &[Standing]) -> usiz
     }
 }
 
-/// Points a game gives each side: (dark, light).
+/// Points a game gives each side: (dark, light). A double forfeit is a
+/// technical loss for both: 0 each.
 #[must_use]
 pub fn game_points(outcome: &Outcome) -> (i32, i32) {
+    if outcome.double_forfeit.is_some() {
+        return (0, 0);
+    }
     let whitewash = |loser_discs: u32| {
         if outcome.forfeit.is_none() && loser_discs == 0 {
             1
@@ -262,20 +271,24 @@ pub fn run(entrants: usize, arena: &dyn Arena, openings: &mut Openings, seed: u6
         let mut outcomes = arena.play(&specs);
         // A failure before the first move restarts the game, once.
         let restart: Vec<usize> = (0..outcomes.len())
-            .filter(|&i| outcomes[i].forfeit.is_some() && outcomes[i].before_first_move)
+            .filter(|&i| {
+                (outcomes[i].forfeit.is_some() || outcomes[i].double_forfeit.is_some())
+                    && outcomes[i].before_first_move
+            })
             .collect();
         if !restart.is_empty() {
             let again: Vec<GameSpec> = restart.iter().map(|&i| specs[i].clone()).collect();
             for &i in &restart {
-                let (loser, _) = outcomes[i].forfeit.clone().expect("a forfeit");
-                let culprit = if loser == Color::Black {
-                    specs[i].black
-                } else {
-                    specs[i].white
+                let culprits = match &outcomes[i].forfeit {
+                    Some((Color::Black, _)) => vec![specs[i].black],
+                    Some((Color::White, _)) => vec![specs[i].white],
+                    None => vec![specs[i].black, specs[i].white],
                 };
-                pairings[i].restarted_by.push(culprit);
-                standings[culprit].points -= 1;
-                standings[culprit].restarts += 1;
+                for culprit in culprits {
+                    pairings[i].restarted_by.push(culprit);
+                    standings[culprit].points -= 1;
+                    standings[culprit].restarts += 1;
+                }
             }
             for (k, outcome) in arena.play(&again).into_iter().enumerate() {
                 outcomes[restart[k]] = outcome;
@@ -285,9 +298,12 @@ pub fn run(entrants: usize, arena: &dyn Arena, openings: &mut Openings, seed: u6
             let spec = specs.remove(0);
             let (dark, light) = (spec.black, spec.white);
             let (pd, pl) = game_points(&outcome);
+            // A double forfeit counts as a 0-64 loss for each side.
+            let both_lost = outcome.double_forfeit.is_some();
+            let against = |discs: u32| if both_lost { 64 } else { discs };
             for (e, p, own, other) in [
-                (dark, pd, outcome.black_discs, outcome.white_discs),
-                (light, pl, outcome.white_discs, outcome.black_discs),
+                (dark, pd, outcome.black_discs, against(outcome.white_discs)),
+                (light, pl, outcome.white_discs, against(outcome.black_discs)),
             ] {
                 let s = &mut standings[e];
                 s.points += p;
@@ -318,6 +334,10 @@ pub fn run(entrants: usize, arena: &dyn Arena, openings: &mut Openings, seed: u6
             };
             let loser = if winner == dark { light } else { dark };
             match outcome.winner() {
+                None if both_lost => {
+                    standings[dark].losses += 1;
+                    standings[light].losses += 1;
+                }
                 None => {
                     standings[dark].draws += 1;
                     standings[light].draws += 1;
@@ -413,6 +433,7 @@ mod tests {
             black_discs: 0,
             white_discs: 0,
             forfeit: Some((Color::White, "illegal".into())),
+            double_forfeit: None,
             before_first_move: false,
             legal_replies: [10, 9],
         };
@@ -457,6 +478,7 @@ mod tests {
                     black_discs: 0,
                     white_discs: 0,
                     forfeit: Some((Color::White, "no OK".into())),
+                    double_forfeit: None,
                     before_first_move: true,
                     legal_replies: [0, 0],
                 }
