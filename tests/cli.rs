@@ -205,3 +205,77 @@ fn a_misspelt_command_or_flag_gets_a_suggestion_and_exit_2() {
         assert!(stderr.contains(suggested), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn every_example_of_the_readme_exit_code_table_exits_as_it_says() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let table = readme
+        .split("<!-- exit-codes -->")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- /exit-codes -->").next())
+        .expect("the marked table");
+    let bin_dir = std::path::Path::new(crate::util::bin()).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let scratch = std::env::temp_dir().join(format!("reversi-exit-table-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut commands = std::collections::BTreeSet::new();
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains('`'))
+    {
+        // | command | `example` | exit | what happens |, pipes in the
+        // example escaped as `\|`.
+        let cells: Vec<String> = line
+            .replace("\\|", "\u{0}")
+            .split('|')
+            .map(|c| c.trim().replace('\u{0}', "|"))
+            .collect();
+        let (command, example, exit) = (&cells[1], &cells[2], &cells[3]);
+        let Some(example) = example.strip_prefix('`').and_then(|e| e.strip_suffix('`')) else {
+            continue;
+        };
+        let expected: i32 = exit.parse().expect("an exit code");
+        let out = std::process::Command::new("bash")
+            .args(["-o", "pipefail", "-c", example])
+            .current_dir(&scratch)
+            .env("PATH", &path)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("bash runs");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(expected), "{example}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{example}: {stderr}");
+        if expected != 0 {
+            assert!(stderr.starts_with("reversi: "), "{example}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{example}: {stderr}");
+        }
+        commands.insert(command.trim_matches('`').to_string());
+        rows += 1;
+    }
+    assert!(rows >= 20, "{rows} rows");
+    for command in [
+        "the bot",
+        "match",
+        "tournament",
+        "replay",
+        "perft",
+        "solve",
+        "bench",
+        "train",
+        "selfplay",
+        "book build",
+        "book show",
+        "pack",
+        "bundle",
+        "bio97",
+    ] {
+        assert!(commands.contains(command), "no row for {command}");
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}

@@ -23,7 +23,7 @@ enum ConventionName {
 /// The two conventions split from depth 10.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Plies to count, each depth printed as it finishes
+    /// Plies to count, each depth printed as it finishes (1 to 60)
     #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     depth: u32,
     /// How a game that ends before DEPTH counts
@@ -69,13 +69,14 @@ pub struct SolveArgs {
     #[arg(long)]
     all: bool,
     /// Solve only positions with up to N empties; above, a midgame
-    /// estimate at depth N
+    /// estimate at depth N (1 to 60)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
     depth_limit: Option<u32>,
     /// Give each position S seconds, as the bot would, and report its move
+    /// (above 0, at most 86,400)
     #[arg(long, value_name = "S", value_parser = seconds)]
     time: Option<Duration>,
-    /// Transposition table size
+    /// Transposition table size (1 to 4096)
     #[arg(long, value_name = "MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
     hash: u64,
     /// Evaluation of the midgame estimates
@@ -132,10 +133,10 @@ const MAX_SOLVED_EMPTIES: u32 = 30;
 /// that a change which should not alter the search must not alter.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Search depth of the fixed searches [default: 11]
+    /// Search depth of the fixed searches (1 to 30) [default: 11]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
     depth: Option<u32>,
-    /// Search the positions as the bot would at this limit: depths reached, speed
+    /// Search the positions as the bot would at this limit: depths reached, speed (1 to 3,600,000)
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: Option<u64>,
     #[command(flatten)]
@@ -147,25 +148,25 @@ pub struct BenchArgs {
     #[arg(long)]
     probcut_errors: bool,
     /// With --probcut-errors: against depths 2..D instead of the exact
-    /// score, and the midgame fits
+    /// score, and the midgame fits (2 to 16)
     #[arg(long, value_name = "D", requires = "probcut_errors", value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_DEEP)))]
     deep: Option<u32>,
-    /// With --deep: every S empties [default: 4]
+    /// With --deep: every S empties (1 to 60) [default: 4]
     #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..=60))]
     step: Option<u32>,
-    /// With --deep: threads [default: one per core]
+    /// With --deep: threads (1 to 1,024) [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
     /// The game archives (--probcut-errors)
     #[arg(long, value_name = "DIR", default_value = "../shared/data/games")]
     games_dir: PathBuf,
-    /// Fewest empties
+    /// Fewest empties (1 to 60)
     #[arg(long, value_name = "E", value_parser = clap::value_parser!(u32).range(1..=60))]
     from: Option<u32>,
-    /// Most empties
+    /// Most empties (1 to 60)
     #[arg(long, value_name = "E", value_parser = clap::value_parser!(u32).range(1..=60))]
     to: Option<u32>,
-    /// Positions per number of empties
+    /// Positions per number of empties (1 to 100,000)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     positions: Option<u64>,
 }

@@ -19,16 +19,16 @@ pub struct BotArgs {
     /// Who plays
     #[arg(long, value_enum, default_value_t = PlayerKind::Bot)]
     player: PlayerKind,
-    /// Search to this fixed depth: reproducible replies
+    /// Search to this fixed depth: reproducible replies (1 to 60)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)), conflicts_with = "nodes")]
     depth: Option<u32>,
     /// Search this many nodes: reproducible replies (with --move-time too,
-    /// the clock still stops the search)
+    /// the clock still stops the search) (at least 1)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// The judge's limit per reply [default: 1000, or REVERSI_MOVE_TIME
     /// when a referee of ours sets it]; the bot answers 150 ms before it
-    /// (30% before when that is less)
+    /// (30% before when that is less) (1 to 3,600,000)
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: Option<u64>,
     #[command(flatten)]
@@ -45,7 +45,7 @@ pub struct BotArgs {
     /// The protocol spoken on stdin/stdout
     #[arg(long, value_enum, default_value_t = Protocol::Judge)]
     protocol: Protocol,
-    /// CodinGame's first turn's limit [default: 2000]
+    /// CodinGame's first turn's limit (1 to 3,600,000) [default: 2000]
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     first_move_time: Option<u64>,
 }
@@ -53,7 +53,7 @@ pub struct BotArgs {
 /// How a search is run, for the bot and the benchmark alike.
 #[derive(Args, Debug, Clone)]
 pub(super) struct SearchFlags {
-    /// Transposition table size [default: 16]
+    /// Transposition table size (1 to 4096) [default: 16]
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
     hash: Option<u64>,
     /// Evaluation: hand-weighted, or the pattern tables trained on game archives
@@ -213,7 +213,7 @@ pub(super) fn play(args: &BotArgs) -> Result<ExitCode, CliError> {
 #[derive(Args, Debug)]
 pub struct Bio97Args {
     /// 1: turn over the most discs; 2: keep the most discs after the
-    /// opponent's best reply
+    /// opponent's best reply (1 to 2)
     #[arg(long, value_name = "1|2", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     strategy: u8,
 }

@@ -15,10 +15,10 @@ pub struct ArchiveFlags {
     /// The game archives (wthor/ and logistello/ below it)
     #[arg(long, value_name = "DIR", default_value = "../shared/data/games")]
     games_dir: PathBuf,
-    /// Use one game in K (1: all), for a quicker run
+    /// Use one game in K (1: all), for a quicker run (1 to 1,000,000)
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     every: u64,
-    /// Threads [default: one per core]
+    /// Threads (1 to 1,024) [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
 }
@@ -63,16 +63,16 @@ pub struct TrainArgs {
     /// Seed of the order positions are fitted in
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Passes over the positions
+    /// Passes over the positions (1 to 1,000)
     #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=1000))]
     epochs: u32,
-    /// A position also trains the stages within E empties of its own
+    /// A position also trains the stages within E empties of its own (0 to 60)
     #[arg(long, value_name = "E", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=60))]
     overlap: u32,
-    /// Label positions by a search of depth D (0: by the games' results)
+    /// Label positions by a search of depth D (0: by the games' results) (0 to 30)
     #[arg(long, value_name = "D", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_BENCH_DEPTH)))]
     label_depth: u32,
-    /// With --label-depth: the search's share of each label, in percent
+    /// With --label-depth: the search's share of each label, in percent (0 to 100)
     #[arg(long, value_name = "P", default_value_t = 100, value_parser = clap::value_parser!(u32).range(0..=100))]
     label_share: u32,
 }
@@ -96,25 +96,25 @@ pub(super) fn train(args: &TrainArgs) -> Result<ExitCode, CliError> {
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Games to play
+    /// Games to play (1 to 100,000,000)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     games: u64,
     /// Openings to start from, one a line (XOT lines, say)
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// Each move's search depth
+    /// Each move's search depth (1 to 30)
     #[arg(long, value_name = "D", default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
     depth: u32,
-    /// The chance of a random move, in percent, in the K moves after the opening
+    /// The chance of a random move, in percent, in the K moves after the opening (0 to 100)
     #[arg(long, value_name = "P", default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=100))]
     random: u32,
-    /// K: how many moves after the opening may be random
+    /// K: how many moves after the opening may be random (0 to 60)
     #[arg(long, value_name = "K", default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=60))]
     random_plies: u32,
     /// Seed of the openings and the random moves
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
-    /// Threads [default: one per core]
+    /// Threads (1 to 1,024) [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
 }
@@ -165,13 +165,13 @@ pub struct BookBuildArgs {
         default_value = "core/src/book/openings.book"
     )]
     out: PathBuf,
-    /// Positions after at most N moves
+    /// Positions after at most N moves (0 to 60)
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=60))]
     plies: u32,
-    /// Keep positions at least K games reach
+    /// Keep positions at least K games reach (at least 1)
     #[arg(long, value_name = "K", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     min_games: u32,
-    /// Each position's search depth
+    /// Each position's search depth (1 to 30)
     #[arg(long, value_name = "D", default_value_t = 24, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BENCH_DEPTH)))]
     depth: u32,
 }
@@ -253,10 +253,10 @@ pub struct BundleArgs {
     /// The protocol its `main` speaks
     #[arg(long, value_enum, default_value_t = BundleProtocol::Judge)]
     protocol: BundleProtocol,
-    /// The most characters the file may have
+    /// The most characters the file may have (1 to 100,000,000)
     #[arg(long, value_name = "N", default_value_t = CODINGAME_MAX_CHARS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     max_chars: u64,
-    /// Characters for the packed evaluation [default: all the room the code leaves]
+    /// Characters for the packed evaluation (1 to 100,000,000) [default: all the room the code leaves]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     eval_chars: Option<u64>,
 }

@@ -19,11 +19,11 @@ const MAX_GAMES: u64 = 1_000_000;
 /// Flags every refereeing command shares.
 #[derive(Args, Debug)]
 pub struct RefereeFlags {
-    /// The limit per reply; a reply later than this loses the game
+    /// The limit per reply; a reply later than this loses the game (1 to 3,600,000)
     #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: u64,
-    /// Games played at once [default: one per core]
+    /// Games played at once (1 to 1,024) [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
     /// Openings to start from, one a line (moves like f5d6c3, or a board),
@@ -70,7 +70,7 @@ pub struct MatchArgs {
     program_a: String,
     /// Program B's command line
     program_b: String,
-    /// Games to play, colours alternating
+    /// Games to play, colours alternating (1 to 1,000,000)
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
     /// Write each game's transcripts (and the programs' stderr) here
@@ -148,13 +148,13 @@ pub struct TournamentArgs {
     /// The contest's format
     #[arg(long, value_enum, default_value_t = FormatName::Knockout)]
     format: FormatName,
-    /// Elo only: games to play [default: 20]
+    /// Elo only: games to play (1 to 1,000,000) [default: 20]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: Option<u64>,
-    /// Ladder only: rounds [default: 3]
+    /// Ladder only: rounds (1 to 10,000) [default: 3]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     rounds: Option<u64>,
-    /// Ladder only: games per pair and round [default: 10]
+    /// Ladder only: games per pair and round (1 to 10,000) [default: 10]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pair_games: Option<u64>,
     /// Write standings.csv, standings.json, the bracket (knockout) and every game here
@@ -230,7 +230,7 @@ pub struct ReplayArgs {
     /// Each reply must be the recorded one, byte for byte
     #[arg(long)]
     exact: bool,
-    /// The limit per reply, also told to the program (REVERSI_MOVE_TIME)
+    /// The limit per reply, also told to the program (REVERSI_MOVE_TIME) (1 to 3,600,000)
     #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
     move_time: u64,
