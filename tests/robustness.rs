@@ -328,3 +328,52 @@ fn a_game_both_sides_fail_is_a_double_forfeit_not_a_win_for_one() {
     }
     let _ = std::fs::remove_file(&players);
 }
+
+#[test]
+fn a_side_never_played_has_no_rating_not_a_zero() {
+    // One game a pair: one of the two never plays black.
+    let players = std::env::temp_dir().join(format!("reversi-sides-{}.txt", std::process::id()));
+    std::fs::write(
+        &players,
+        "a: self --player greedy --seed 1\nb: self --player random --seed 2\n",
+    )
+    .unwrap();
+    let out = run(
+        &[
+            "tournament",
+            "--players",
+            players.to_str().unwrap(),
+            "--format",
+            "ladder",
+            "--rounds",
+            "1",
+            "--pair-games",
+            "1",
+            "--move-time",
+            "200",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<Vec<&str>> = report
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("rank"))
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // rank player rating as-black as-white games wins
+    let unplayed: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| [r[3], r[4]])
+        .filter(|c| *c == "-")
+        .collect();
+    assert_eq!(unplayed.len(), 2, "{report}");
+    assert!(
+        !rows
+            .iter()
+            .any(|r| r[3] == "0.0" && r[4] == "-" && r[2] != "0.0"),
+        "{report}"
+    );
+    let _ = std::fs::remove_file(&players);
+}

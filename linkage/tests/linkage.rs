@@ -280,3 +280,23 @@ fn output_that_cannot_be_written_fails_with_one_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_runner_folder_that_cannot_be_made_is_named() {
+    let out = Command::new(linkage())
+        .args([
+            "match",
+            "random",
+            "greedy",
+            "--games",
+            "1",
+            "--dir",
+            "/dev/full",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("/dev/full"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

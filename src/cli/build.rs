@@ -96,8 +96,8 @@ pub(super) fn train(args: &TrainArgs) -> Result<ExitCode, CliError> {
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Games to play (1 to 100,000,000)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    /// Games to play (1 to 1,000,000 a run: run again with another --seed for more)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: u64,
     /// Openings to start from, one a line (XOT lines, say)
     #[arg(long, value_name = "FILE")]
