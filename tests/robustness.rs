@@ -216,6 +216,16 @@ fn a_record_that_cannot_be_written_fails_the_run_naming_it() {
         stderr.contains("/dev/full: exists and is not a folder"),
         "{stderr}"
     );
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let (code, stderr) = one_line(&run(
+        &["match", random, random, "--games", "1", "--record", readme],
+        b"",
+    ));
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("README.md: exists and is not a folder"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
