@@ -15,6 +15,7 @@
 //! | perft, OBF positions, the benchmark | [`perft`], [`obf`], [`bench`] |
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
+//! | GGF, the Othello servers' game files | [`ggf`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
 //!
@@ -30,6 +31,7 @@ pub mod book;
 pub mod bundle;
 pub mod cli;
 pub mod files;
+pub mod ggf;
 pub mod r#match;
 pub mod obf;
 pub mod parallel;

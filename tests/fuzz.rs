@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use reversi::archive::{parse_logistello, parse_wthor, Game};
 use reversi::arena::transcript::Transcript;
 use reversi::arena::{parse_entrants, Openings};
+use reversi::ggf;
 use reversi::obf::{parse_obf, ObfPosition};
 use reversi_core::bitboard::{squares, Square};
 use reversi_core::board::Board;
@@ -153,6 +154,37 @@ proptest! {
         let games: Vec<Game> = seeds.iter().map(|&s| random_game(s, 60)).collect();
         let written: String = games.iter().map(logistello_line).collect();
         prop_assert_eq!(parse_logistello(&written).unwrap(), games);
+    }
+
+    #[test]
+    fn ggf_texts(text in prop_oneof![
+        texty(),
+        "(\\(;)?([A-Z]{1,2}\\[[-*O a-h1-8/.0-9]{0,20}\\]){0,6}(;\\))?",
+    ]) {
+        if let Ok(games) = ggf::parse(&text) {
+            let written: String = games.iter().map(|g| g.render() + "\n").collect();
+            prop_assert_eq!(ggf::parse(&written).expect("its own text parses"), games);
+        }
+    }
+
+    #[test]
+    fn ggf_games_write_back(seed in any::<u64>(), plies in 0usize..60) {
+        let mut game = ggf::GgfGame::standard();
+        let mut board = Board::start();
+        let mut color = reversi_core::board::Color::Black;
+        for square in random_game(seed, plies) {
+            if !board.is_legal(square) {
+                game.moves.push(ggf::GgfMove { color, square: None, eval: String::new(), time: String::new() });
+                board = board.pass();
+                color = color.other();
+            }
+            game.moves.push(ggf::GgfMove { color, square: Some(square), eval: "1.5".into(), time: String::new() });
+            board = board.play(square);
+            color = color.other();
+        }
+        let read = ggf::parse(&game.render()).unwrap();
+        prop_assert_eq!(read[0].positions().map(|p| p.len()), Ok(game.moves.len() + 1));
+        prop_assert_eq!(read, vec![game]);
     }
 
     #[test]

@@ -166,3 +166,25 @@ fn the_move_time_of_a_replay_reaches_the_bot() {
     assert!(report.contains(" 0 problem(s)"), "{report}");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn ntest_ggf_test_games_are_all_read_and_replayed_legally() {
+    let text = std::fs::read_to_string(fixture("ggf/TestGames.ggf")).unwrap();
+    let games = reversi::ggf::parse(&text).expect("NTest's games parse");
+    assert_eq!(games.len(), 12);
+    let mut passes = 0;
+    for (i, game) in games.iter().enumerate() {
+        let positions = game
+            .positions()
+            .unwrap_or_else(|e| panic!("game {}: {e}", i + 1));
+        passes += game.moves.iter().filter(|m| m.square.is_none()).count();
+        // What we write, we read back as the same game.
+        assert_eq!(
+            reversi::ggf::parse(&game.render()).unwrap(),
+            vec![game.clone()]
+        );
+        assert_eq!(game.tag("GM"), Some("Othello"));
+        assert!(positions.len() > 1);
+    }
+    assert!(passes >= 5, "{passes} passes");
+}
