@@ -16,6 +16,7 @@
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
 //! | GGF, the Othello servers' game files | [`ggf`] |
+//! | the bot as a GTP engine | [`gtp`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
 //!
@@ -32,6 +33,7 @@ pub mod bundle;
 pub mod cli;
 pub mod files;
 pub mod ggf;
+pub mod gtp;
 pub mod r#match;
 pub mod obf;
 pub mod parallel;

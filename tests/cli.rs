@@ -159,6 +159,7 @@ fn every_command_has_help_with_its_flags_and_the_version_is_printed() {
         ("pack", "--games-dir"),
         ("bundle", "--max-chars"),
         ("bio97", "--strategy"),
+        ("gtp", "--move-time"),
     ] {
         let mut args: Vec<&str> = command.split(' ').collect();
         args.push("--help");

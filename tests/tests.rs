@@ -8,6 +8,7 @@ mod cli;
 mod codingame;
 mod endgame;
 mod fuzz;
+mod gtp;
 mod perft;
 mod protocol;
 mod referee;

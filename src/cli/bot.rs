@@ -232,3 +232,29 @@ pub(super) fn bio97(args: &Bio97Args) -> Result<ExitCode, CliError> {
         Err(e) => Err(super::failed("bio97", e)),
     }
 }
+
+/// `reversi gtp`: the bot speaking GTP (see `src/gtp.rs`).
+pub(super) fn gtp(args: &BotArgs) -> Result<ExitCode, CliError> {
+    if args.protocol != Protocol::Judge || args.first_move_time.is_some() {
+        return Err(usage(
+            "gtp speaks GTP: --protocol and --first-move-time do not apply",
+        ));
+    }
+    let limit = args
+        .move_time
+        .map_or(reversi_core::clock::JUDGE_LIMIT, Duration::from_millis);
+    let mut player = args.player();
+    let mut output = io::stdout().lock();
+    let mut log = io::stderr().lock();
+    match crate::gtp::run(
+        &mut io::stdin().lock(),
+        &mut output,
+        &mut log,
+        player.as_mut(),
+        limit,
+    ) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(super::failed("gtp", e)),
+    }
+}

@@ -65,6 +65,8 @@ enum Command {
     Bundle(build::BundleArgs),
     /// The BIO'97 Othello program on stdin/stdout
     Bio97(bot::Bio97Args),
+    /// The bot as a GTP engine on stdin/stdout (for GoGui and GTP controllers)
+    Gtp(bot::BotArgs),
 }
 
 /// How a command failed; the exit code follows from the kind alone.
@@ -130,6 +132,7 @@ pub fn run(words: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Some(Command::Pack(args)) => build::pack(&args),
         Some(Command::Bundle(args)) => build::bundle(&args),
         Some(Command::Bio97(args)) => bot::bio97(&args),
+        Some(Command::Gtp(args)) => bot::gtp(&args),
     };
     match result {
         Ok(code) => code,
