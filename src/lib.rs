@@ -16,7 +16,7 @@
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
 //! | GGF, the Othello servers' game files | [`ggf`] |
-//! | the bot as a GTP engine | [`gtp`] |
+//! | the bot as a GTP engine; any GTP engine as a judge-protocol program | [`gtp`], [`bridge`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
 //!
@@ -29,6 +29,7 @@ pub mod arena;
 pub mod bench;
 pub mod bio97;
 pub mod book;
+pub mod bridge;
 pub mod bundle;
 pub mod cli;
 pub mod files;

@@ -104,3 +104,37 @@ fn a_whole_game_with_a_pass_ends_with_its_recorded_score() {
     let got = replies(&input, &["--depth", "1"]);
     assert_eq!(got, expected);
 }
+
+#[test]
+fn the_referee_plays_a_gtp_engine_through_the_bridge_to_the_end() {
+    // Our own GTP engine as player B, from XOT openings (set up in the
+    // engine by a line of moves the bridge finds to the placed discs).
+    let out = run(
+        &[
+            "match",
+            "self --depth 2",
+            "gtp:self gtp --depth 2",
+            "--games",
+            "4",
+            "--openings",
+            fixture("../../shared/data/openings/xot-small.txt")
+                .to_str()
+                .unwrap(),
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(!report.contains(" forfeits:"), "{report}");
+    let row = report
+        .lines()
+        .find(|l| l.starts_with("B "))
+        .expect("B's row");
+    let numbers: Vec<u32> = row
+        .split_whitespace()
+        .skip(1)
+        .take(3)
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(numbers.iter().sum::<u32>(), 4, "{report}");
+}

@@ -122,10 +122,16 @@ pub struct Program {
 }
 
 /// Resolves a leading `self` in a command to this executable, so matches can
-/// name our own players without knowing where the binary lives.
+/// name our own players without knowing where the binary lives; and a
+/// player written `gtp:COMMAND` to this executable's bridge to that GTP
+/// engine (`src/bridge.rs`), which speaks the judge protocol for it.
 #[must_use]
 pub fn resolve_self(command: &str) -> String {
     let trimmed = command.trim_start();
+    if let Some(engine) = trimmed.strip_prefix("gtp:") {
+        let quoted = format!("'{}'", engine.trim().replace('\'', "'\\''"));
+        return resolve_self(&format!("self bridge --gtp {quoted}"));
+    }
     let rest = if trimmed == "self" {
         Some("")
     } else {

@@ -258,3 +258,20 @@ pub(super) fn gtp(args: &BotArgs) -> Result<ExitCode, CliError> {
         Err(e) => Err(super::failed("gtp", e)),
     }
 }
+
+/// `reversi bridge --gtp COMMAND`.
+#[derive(Args, Debug)]
+pub struct BridgeArgs {
+    /// The GTP engine's command line, as a shell runs it (`self` is this executable)
+    #[arg(long, value_name = "COMMAND")]
+    gtp: String,
+}
+
+pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
+    let mut output = io::stdout().lock();
+    match crate::bridge::run(&args.gtp, &mut io::stdin().lock(), &mut output) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(super::failed("bridge", e)),
+    }
+}

@@ -1,0 +1,299 @@
+//! `reversi bridge --gtp CMD`: a judge-protocol program made of a GTP
+//! engine, so that the referee plays any GTP engine (Edax, Egaroucid, our
+//! own `reversi gtp`) exactly as it plays a judge-protocol program: the
+//! arena runs a player written `gtp:CMD` through this bridge, and every
+//! rule check, clock and verdict stays the referee's.
+//!
+//! The judge sets a game up by placing discs; GTP only by playing moves
+//! from the start. The bridge finds moves that lead from the start to the
+//! placed discs (a search over legal moves that only places discs where
+//! the position has them: quick for the openings of a match, refused past
+//! a bound), plays them into the engine, then relays each move: the
+//! opponent's as `play`, ours from `genmove`.
+
+use crate::arena::program::resolve_self;
+use reversi_core::bitboard::{squares, Square};
+use reversi_core::board::{Board, Color};
+use reversi_core::protocol::{parse, Command, Owner};
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+/// The most positions the search for a line to the placed discs visits.
+const MAX_SEARCH: u64 = 2_000_000;
+
+/// A GTP engine, started as a shell runs its command line.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(command: &str) -> io::Result<Engine> {
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(resolve_self(command))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let input = child.stdin.take().expect("piped");
+        let output = BufReader::new(child.stdout.take().expect("piped"));
+        Ok(Engine {
+            child,
+            input,
+            output,
+        })
+    }
+
+    /// Sends a command and returns its answer (`= answer`), or the error
+    /// (`? why`, or the engine gone).
+    fn ask(&mut self, command: &str) -> io::Result<String> {
+        writeln!(self.input, "{command}")?;
+        self.input.flush()?;
+        let mut reply: Option<String> = None;
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line)? == 0 {
+                return Err(io::Error::other(format!("the engine ended at '{command}'")));
+            }
+            let line = line.trim_end();
+            match &mut reply {
+                None if line.is_empty() => {}
+                None => reply = Some(line.to_string()),
+                Some(_) if line.is_empty() => break,
+                Some(text) => {
+                    text.push('\n');
+                    text.push_str(line);
+                }
+            }
+        }
+        let reply = reply.unwrap_or_default();
+        match reply.strip_prefix('=') {
+            Some(answer) => Ok(answer
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_string()),
+            None => Err(io::Error::other(format!(
+                "the engine refused '{command}': {reply}"
+            ))),
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.input.flush();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Moves (with passes as `None`) that lead from the start to `target`
+/// (black's and white's discs) with `to_move` to move, if the search finds
+/// one within its bound.
+#[must_use]
+pub fn line_to(black: u64, white: u64, to_move: Color) -> Option<Vec<Option<Square>>> {
+    let occupied = black | white;
+    let start = Board::start();
+    let mut line = Vec::new();
+    let mut visited = 0u64;
+    let found = search(
+        start,
+        Color::Black,
+        (black, white, to_move),
+        occupied,
+        &mut line,
+        &mut visited,
+    );
+    found.then_some(line)
+}
+
+fn search(
+    board: Board,
+    color: Color,
+    target: (u64, u64, Color),
+    occupied: u64,
+    line: &mut Vec<Option<Square>>,
+    visited: &mut u64,
+) -> bool {
+    *visited += 1;
+    if *visited > MAX_SEARCH {
+        return false;
+    }
+    let (black, white) = board.colors(color);
+    if black | white == occupied {
+        return (black, white, color) == target;
+    }
+    let moves = board.moves() & occupied;
+    if board.moves() == 0 {
+        let passed = board.pass();
+        if !passed.has_moves() {
+            return false;
+        }
+        line.push(None);
+        if search(passed, color.other(), target, occupied, line, visited) {
+            return true;
+        }
+        line.pop();
+        return false;
+    }
+    for square in squares(moves) {
+        line.push(Some(square));
+        if search(
+            board.play(square),
+            color.other(),
+            target,
+            occupied,
+            line,
+            visited,
+        ) {
+            return true;
+        }
+        line.pop();
+    }
+    false
+}
+
+fn gtp_color(color: Color) -> &'static str {
+    match color {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+/// The bridge's game: the placed discs (ours, theirs), and once the first
+/// request came, our colour and the engine set up.
+struct Game {
+    ours: u64,
+    theirs: u64,
+    us: Option<Color>,
+}
+
+/// Speaks the judge protocol on `input`/`output` for the GTP engine
+/// `command`. An engine that fails or refuses ends the bridge (the
+/// referee then scores the game as it scores any program that stops).
+pub fn run(command: &str, input: &mut impl BufRead, output: &mut impl Write) -> io::Result<()> {
+    let mut engine = Engine::start(command)?;
+    engine.ask("boardsize 8")?;
+    let mut game = Game {
+        ours: 0,
+        theirs: 0,
+        us: None,
+    };
+    let mut cut = false;
+    while let Some(line) = reversi_core::lines::read_line(input, &mut cut)? {
+        let (Ok(request), _) = parse(&line) else {
+            continue;
+        };
+        let (opponent_move, black_to_begin) = match request {
+            Command::Start => {
+                game = Game {
+                    ours: 0,
+                    theirs: 0,
+                    us: None,
+                };
+                continue;
+            }
+            Command::Place(square, owner) => {
+                let bit = 1u64 << square.index();
+                if owner == Owner::Mine {
+                    game.ours |= bit;
+                    game.theirs &= !bit;
+                } else {
+                    game.theirs |= bit;
+                    game.ours &= !bit;
+                }
+                continue;
+            }
+            Command::Done => {
+                writeln!(output, "OK")?;
+                output.flush()?;
+                continue;
+            }
+            Command::End => return Ok(()),
+            Command::Begin => (None, true),
+            Command::Turn(square) => (Some(Some(square)), false),
+            Command::Pass => (Some(None), false),
+        };
+        let us = match game.us {
+            Some(us) => us,
+            None => {
+                // The first request: BEGIN makes us black, a move or a pass
+                // of the opponent white; the placed discs, with black to
+                // move, are where the game starts.
+                let us = if black_to_begin {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let (mut black, mut white) = (game.ours, game.theirs);
+                if us == Color::White {
+                    std::mem::swap(&mut black, &mut white);
+                }
+                if black | white == 0 {
+                    let start = Board::start();
+                    (black, white) = (start.player, start.opponent);
+                }
+                let line = line_to(black, white, Color::Black).ok_or_else(|| {
+                    io::Error::other("no line of moves from the start reaches the placed discs")
+                })?;
+                engine.ask("clear_board")?;
+                let mut color = Color::Black;
+                for m in line {
+                    let text = m.map_or("pass".to_string(), |s| s.to_string());
+                    engine.ask(&format!("play {} {text}", gtp_color(color)))?;
+                    color = color.other();
+                }
+                game.us = Some(us);
+                us
+            }
+        };
+        if let Some(m) = opponent_move {
+            let text = m.map_or("pass".to_string(), |s| s.to_string());
+            engine.ask(&format!("play {} {text}", gtp_color(us.other())))?;
+        }
+        let reply = engine.ask(&format!("genmove {}", gtp_color(us)))?;
+        let answer = if reply.eq_ignore_ascii_case("pass") || reply.eq_ignore_ascii_case("pa") {
+            "PASS".to_string()
+        } else {
+            let square = Square::parse(&reply.to_ascii_lowercase())
+                .ok_or_else(|| io::Error::other(format!("the engine answered '{reply}'")))?;
+            let name = square.to_string();
+            format!("{} {}", &name[..1], &name[1..])
+        };
+        writeln!(output, "{answer}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_found_to_an_opening_position() {
+        // Play a known opening, then ask for a line to its discs.
+        let moves = ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3"];
+        let mut board = Board::start();
+        let mut color = Color::Black;
+        for m in moves {
+            board = board.play(Square::parse(m).unwrap());
+            color = color.other();
+        }
+        let (black, white) = board.colors(color);
+        let line = line_to(black, white, color).expect("a line");
+        let mut replayed = Board::start();
+        for m in &line {
+            replayed = match m {
+                Some(sq) => replayed.play(*sq),
+                None => replayed.pass(),
+            };
+        }
+        assert_eq!(replayed.colors(color), (black, white));
+        // Discs no game can reach: none.
+        assert_eq!(line_to(0xFF, 0xFF00, Color::Black), None);
+    }
+}
