@@ -188,3 +188,52 @@ fn ntest_ggf_test_games_are_all_read_and_replayed_legally() {
     }
     assert!(passes >= 5, "{passes} passes");
 }
+
+#[test]
+fn a_recorded_match_writes_each_game_as_ggf_that_reads_back_to_the_same_game() {
+    let dir = std::env::temp_dir().join(format!("reversi-ggf-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(
+        &[
+            "match",
+            "self --depth 2",
+            "self --player greedy --seed 1",
+            "--games",
+            "2",
+            "--record",
+            dir.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for number in 1..=2 {
+        let ggf = std::fs::read_to_string(dir.join(format!("game-{number:04}.ggf"))).unwrap();
+        let games = reversi::ggf::parse(&ggf).expect("our GGF parses");
+        assert_eq!(games.len(), 1);
+        let game = &games[0];
+        let positions = game.positions().expect("every move legal");
+        assert!(positions.last().unwrap().is_game_over());
+        // The same moves as the transcript's header, passes as `--`.
+        let transcript =
+            std::fs::read_to_string(dir.join(format!("game-{number:04}-black.txt"))).unwrap();
+        let moves: String = game
+            .moves
+            .iter()
+            .map(|m| m.square.map_or("--".to_string(), |s| s.to_string()))
+            .collect();
+        assert!(
+            transcript.contains(&format!("# moves: {moves}")),
+            "{moves}\n{transcript}"
+        );
+        // The result is black's disc difference.
+        let last = positions.last().unwrap();
+        let black_to_move = game.moves.len().is_multiple_of(2);
+        let score = if black_to_move {
+            last.final_score()
+        } else {
+            -last.final_score()
+        };
+        assert_eq!(game.tag("RE"), Some(format!("{score:+}").as_str()));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -524,8 +524,63 @@ impl RefereeArena {
             let path = dir.join(format!("game-{number:04}-{}.txt", color.name()));
             std::fs::write(&path, t.render()).map_err(|e| format!("{}: {e}", path.display()))?;
         }
+        let path = dir.join(format!("game-{number:04}.ggf"));
+        let ggf = game_ggf(&sides, spec, game).render() + "\n";
+        std::fs::write(&path, ggf).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(())
     }
+}
+
+/// Black's disc difference as GGS counts it: the empty squares go to the
+/// winner; a forfeit counts 64-0.
+fn ggf_result(game: &referee::Game) -> i32 {
+    match game.ending {
+        Ending::Finished { black, white } => {
+            let (black, white) = (black as i32, white as i32);
+            let empties = 64 - black - white;
+            match black.cmp(&white) {
+                std::cmp::Ordering::Greater => black - white + empties,
+                std::cmp::Ordering::Less => black - white - empties,
+                std::cmp::Ordering::Equal => 0,
+            }
+        }
+        _ => game.black_margin(),
+    }
+}
+
+/// A refereed game as GGF: the players, the opening's position as the
+/// start, every move and pass, and the result (see [`ggf_result`]; a
+/// forfeit's reason in a comment tag).
+fn game_ggf(sides: &[&Entrant; 2], spec: &GameSpec, game: &referee::Game) -> crate::ggf::GgfGame {
+    let (black, white) = spec.opening.board.colors(spec.opening.to_move);
+    let mut ggf = crate::ggf::GgfGame {
+        tags: vec![
+            ("GM".into(), "Othello".into()),
+            ("PC".into(), "reversi".into()),
+            ("PB".into(), sides[0].name.clone()),
+            ("PW".into(), sides[1].name.clone()),
+            ("TY".into(), "8".into()),
+            ("RE".into(), format!("{:+}", ggf_result(game))),
+        ],
+        black,
+        white,
+        to_move: spec.opening.to_move,
+        moves: Vec::new(),
+    };
+    if !matches!(game.ending, Ending::Finished { .. }) {
+        ggf.tags.push(("C".into(), game.result_text()));
+    }
+    let mut color = spec.opening.to_move;
+    for &square in &game.moves {
+        ggf.moves.push(crate::ggf::GgfMove {
+            color,
+            square,
+            eval: String::new(),
+            time: String::new(),
+        });
+        color = color.other();
+    }
+    ggf
 }
 
 impl Arena for RefereeArena {
