@@ -16,7 +16,7 @@
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
 //! | GGF, the Othello servers' game files | [`ggf`] |
-//! | the bot as a GTP engine; any GTP engine as a judge-protocol program | [`gtp`], [`bridge`] |
+//! | the bot as a GTP or NBoard engine; any GTP engine as a judge-protocol program | [`gtp`], [`nboard`], [`bridge`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
 //!
@@ -36,6 +36,7 @@ pub mod files;
 pub mod ggf;
 pub mod gtp;
 pub mod r#match;
+pub mod nboard;
 pub mod obf;
 pub mod parallel;
 pub mod perft;

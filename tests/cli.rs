@@ -160,6 +160,7 @@ fn every_command_has_help_with_its_flags_and_the_version_is_printed() {
         ("bundle", "--max-chars"),
         ("bio97", "--strategy"),
         ("gtp", "--move-time"),
+        ("nboard", "--hash"),
     ] {
         let mut args: Vec<&str> = command.split(' ').collect();
         args.push("--help");

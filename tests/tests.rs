@@ -9,6 +9,7 @@ mod codingame;
 mod endgame;
 mod fuzz;
 mod gtp;
+mod nboard;
 mod perft;
 mod protocol;
 mod referee;

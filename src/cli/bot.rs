@@ -275,3 +275,30 @@ pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
         Err(e) => Err(super::failed("bridge", e)),
     }
 }
+
+/// `reversi nboard`: the bot speaking NBoard (see `src/nboard.rs`).
+pub(super) fn nboard(args: &BotArgs) -> Result<ExitCode, CliError> {
+    if args.protocol != Protocol::Judge || args.first_move_time.is_some() {
+        return Err(usage(
+            "nboard speaks NBoard: --protocol and --first-move-time do not apply",
+        ));
+    }
+    let limit = args
+        .move_time
+        .map_or(reversi_core::clock::JUDGE_LIMIT, Duration::from_millis);
+    let mut output = io::stdout().lock();
+    let mut log = io::stderr().lock();
+    let (eval, hash) = (args.search.eval(), args.search.hash_mb());
+    match crate::nboard::run(
+        &mut io::stdin().lock(),
+        &mut output,
+        &mut log,
+        eval,
+        hash,
+        limit,
+    ) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(super::failed("nboard", e)),
+    }
+}

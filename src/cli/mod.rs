@@ -67,6 +67,8 @@ enum Command {
     Bio97(bot::Bio97Args),
     /// The bot as a GTP engine on stdin/stdout (for GoGui and GTP controllers)
     Gtp(bot::BotArgs),
+    /// The bot as an NBoard engine on stdin/stdout (for the NBoard GUI)
+    Nboard(bot::BotArgs),
     /// Speak the judge protocol on stdin/stdout for a GTP engine (what a
     /// player written `gtp:COMMAND` runs)
     Bridge(bot::BridgeArgs),
@@ -136,6 +138,7 @@ pub fn run(words: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Some(Command::Bundle(args)) => build::bundle(&args),
         Some(Command::Bio97(args)) => bot::bio97(&args),
         Some(Command::Gtp(args)) => bot::gtp(&args),
+        Some(Command::Nboard(args)) => bot::nboard(&args),
         Some(Command::Bridge(args)) => bot::bridge(&args),
     };
     match result {
