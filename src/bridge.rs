@@ -21,6 +21,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 /// The most positions the search for a line to the placed discs visits.
 const MAX_SEARCH: u64 = 2_000_000;
 
+/// The longest answer taken from the engine (`showboard` is under 1 KB).
+const MAX_REPLY: usize = 64 * 1024;
+
 /// A GTP engine, started as a shell runs its command line.
 struct Engine {
     child: Child,
@@ -53,15 +56,22 @@ impl Engine {
         self.input.flush()?;
         let mut reply: Option<String> = None;
         loop {
-            let mut line = String::new();
-            if self.output.read_line(&mut line)? == 0 {
+            // Bounded, as the referee reads a program: a line of at most
+            // 4096 bytes, any bytes.
+            let mut cut = false;
+            let Some(line) = reversi_core::lines::read_line(&mut self.output, &mut cut)? else {
                 return Err(io::Error::other(format!("the engine ended at '{command}'")));
-            }
+            };
             let line = line.trim_end();
             match &mut reply {
                 None if line.is_empty() => {}
                 None => reply = Some(line.to_string()),
                 Some(_) if line.is_empty() => break,
+                Some(text) if text.len() > MAX_REPLY => {
+                    return Err(io::Error::other(format!(
+                        "the engine's answer to '{command}' runs past {MAX_REPLY} bytes"
+                    )));
+                }
                 Some(text) => {
                     text.push('\n');
                     text.push_str(line);
