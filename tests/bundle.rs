@@ -3,7 +3,7 @@
 //! the judge bundle a refereed match against the full binary, the
 //! CodinGame bundle a scripted turn.
 
-use crate::util::{bin, run, text};
+use crate::util::{bin, match_counts, run, text};
 use reversi_core::bitboard::Square;
 use reversi_core::board::Board;
 use std::path::{Path, PathBuf};
@@ -79,18 +79,9 @@ fn the_judge_bundle_builds_with_rustc_and_plays_the_full_binary_without_a_fault(
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
     assert!(!report.contains(" forfeits:"), "{report}");
     // both games played to the end: two results between them
-    let row = report
-        .lines()
-        .find(|l| l.starts_with("A "))
-        .expect("the bundle's row");
-    let numbers: Vec<u32> = row
-        .split_whitespace()
-        .skip(1)
-        .take(4)
-        .map(|w| w.parse().expect("a count"))
-        .collect();
-    assert_eq!(numbers[0] + numbers[1] + numbers[2], 2, "{report}");
-    assert_eq!(numbers[3], 0, "no forfeit: {report}");
+    let [wins, draws, losses, forfeits] = match_counts(&report, "A");
+    assert_eq!(wins + draws + losses, 2, "{report}");
+    assert_eq!(forfeits, 0, "no forfeit: {report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

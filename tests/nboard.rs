@@ -1,6 +1,6 @@
 //! `reversi nboard`: scripted NBoard sessions, every reply checked.
 
-use crate::util::{fixture, run, text};
+use crate::util::{ntest_game_with_a_pass, run, text};
 
 fn session(input: &str) -> (Vec<String>, String) {
     let out = run(&["nboard", "--book", "off"], input.as_bytes());
@@ -65,13 +65,7 @@ fn hint_go_ping_and_bad_lines() {
 
 #[test]
 fn a_forced_pass_and_a_finished_game() {
-    let games =
-        reversi::ggf::parse(&std::fs::read_to_string(fixture("ggf/TestGames.ggf")).unwrap())
-            .unwrap();
-    let game = games
-        .iter()
-        .find(|g| g.moves.iter().any(|m| m.square.is_none()))
-        .unwrap();
+    let game = ntest_game_with_a_pass();
     let pass_at = game.moves.iter().position(|m| m.square.is_none()).unwrap();
     let mut before = game.clone();
     before.moves.truncate(pass_at);

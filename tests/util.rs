@@ -130,3 +130,30 @@ pub fn non_blocking_pipe() -> (std::io::PipeReader, std::io::PipeWriter) {
     }
     (reader, writer)
 }
+
+/// The wins, draws, losses and forfeits of `player` (`A` or `B`) in the
+/// summary of a `reversi match` report.
+pub fn match_counts(report: &str, player: &str) -> [u32; 4] {
+    let row = report
+        .lines()
+        .find(|l| l.starts_with(&format!("{player} ")))
+        .unwrap_or_else(|| panic!("no row for {player}:\n{report}"));
+    let numbers: Vec<u32> = row
+        .split_whitespace()
+        .skip(1)
+        .take(4)
+        .map(|w| w.parse().expect("a count"))
+        .collect();
+    [numbers[0], numbers[1], numbers[2], numbers[3]]
+}
+
+/// The first of NTest's test games (`fixtures/ggf/TestGames.ggf`) that
+/// has a pass.
+pub fn ntest_game_with_a_pass() -> reversi::ggf::GgfGame {
+    let text = std::fs::read_to_string(fixture("ggf/TestGames.ggf")).expect("the fixture");
+    reversi::ggf::parse(&text)
+        .expect("NTest's games parse")
+        .into_iter()
+        .find(|g| g.moves.iter().any(|m| m.square.is_none()))
+        .expect("a game with a pass")
+}

@@ -226,37 +226,22 @@ pub(super) fn bio97(args: &Bio97Args) -> Result<ExitCode, CliError> {
     let stdin = io::stdin();
     let mut output = BufWriter::new(io::stdout().lock());
     let mut log = io::stderr().lock();
-    match crate::bio97::run(&mut stdin.lock(), &mut output, &mut log, strategy) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(super::failed("bio97", e)),
-    }
+    spoke(
+        "bio97",
+        crate::bio97::run(&mut stdin.lock(), &mut output, &mut log, strategy),
+    )
 }
 
 /// `reversi gtp`: the bot speaking GTP (see `src/gtp.rs`).
 pub(super) fn gtp(args: &BotArgs) -> Result<ExitCode, CliError> {
-    if args.protocol != Protocol::Judge || args.first_move_time.is_some() {
-        return Err(usage(
-            "gtp speaks GTP: --protocol and --first-move-time do not apply",
-        ));
-    }
-    let limit = args
-        .move_time
-        .map_or(reversi_core::clock::JUDGE_LIMIT, Duration::from_millis);
+    let limit = args.engine_limit("gtp")?;
     let mut player = args.player();
-    let mut output = io::stdout().lock();
-    let mut log = io::stderr().lock();
-    match crate::gtp::run(
-        &mut io::stdin().lock(),
-        &mut output,
-        &mut log,
-        player.as_mut(),
-        limit,
-    ) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(super::failed("gtp", e)),
-    }
+    let (mut output, mut log) = (io::stdout().lock(), io::stderr().lock());
+    let input = &mut io::stdin().lock();
+    spoke(
+        "gtp",
+        crate::gtp::run(input, &mut output, &mut log, player.as_mut(), limit),
+    )
 }
 
 /// `reversi bridge --gtp COMMAND`.
@@ -269,36 +254,45 @@ pub struct BridgeArgs {
 
 pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
     let mut output = io::stdout().lock();
-    match crate::bridge::run(&args.gtp, &mut io::stdin().lock(), &mut output) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(super::failed("bridge", e)),
-    }
+    spoke(
+        "bridge",
+        crate::bridge::run(&args.gtp, &mut io::stdin().lock(), &mut output),
+    )
 }
 
 /// `reversi nboard`: the bot speaking NBoard (see `src/nboard.rs`).
 pub(super) fn nboard(args: &BotArgs) -> Result<ExitCode, CliError> {
-    if args.protocol != Protocol::Judge || args.first_move_time.is_some() {
-        return Err(usage(
-            "nboard speaks NBoard: --protocol and --first-move-time do not apply",
-        ));
-    }
-    let limit = args
-        .move_time
-        .map_or(reversi_core::clock::JUDGE_LIMIT, Duration::from_millis);
-    let mut output = io::stdout().lock();
-    let mut log = io::stderr().lock();
+    let limit = args.engine_limit("nboard")?;
     let (eval, hash) = (args.search.eval(), args.search.hash_mb());
-    match crate::nboard::run(
-        &mut io::stdin().lock(),
-        &mut output,
-        &mut log,
-        eval,
-        hash,
-        limit,
-    ) {
+    let (mut output, mut log) = (io::stdout().lock(), io::stderr().lock());
+    let input = &mut io::stdin().lock();
+    spoke(
+        "nboard",
+        crate::nboard::run(input, &mut output, &mut log, eval, hash, limit),
+    )
+}
+
+/// How a program speaking on stdin/stdout ended: a closed stdout is the
+/// reader's choice, not a failure; any other I/O error is one line, exit 1.
+fn spoke(name: &str, result: io::Result<()>) -> Result<ExitCode, CliError> {
+    match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(super::failed("nboard", e)),
+        Err(e) => Err(super::failed(name, e)),
+    }
+}
+
+impl BotArgs {
+    /// For the engine protocols (GTP, NBoard): the judge's flags do not
+    /// apply; the limit per move is `--move-time`, else the judge's second.
+    fn engine_limit(&self, name: &str) -> Result<Duration, CliError> {
+        if self.protocol != Protocol::Judge || self.first_move_time.is_some() {
+            return Err(usage(format!(
+                "{name}: --protocol and --first-move-time do not apply"
+            )));
+        }
+        Ok(self
+            .move_time
+            .map_or(reversi_core::clock::JUDGE_LIMIT, Duration::from_millis))
     }
 }
