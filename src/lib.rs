@@ -16,6 +16,7 @@
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
 //! | GGF, the Othello servers' game files | [`ggf`] |
+//! | a position's worth by search (hints, analysis) | [`value`] |
 //! | the bot as a GTP or NBoard engine; any GTP engine as a judge-protocol program | [`gtp`], [`nboard`], [`bridge`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
@@ -44,3 +45,4 @@ pub mod report;
 pub mod tournament;
 pub mod training;
 pub mod tuning;
+pub mod value;

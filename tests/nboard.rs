@@ -1,88 +1,208 @@
-//! `reversi nboard`: scripted NBoard sessions, every reply checked.
+//! `reversi nboard`: scripted NBoard sessions, every reply checked, with
+//! each line sent once the replies to the one before are in (as the GUI
+//! does), so that a `ping` meets a search in progress only where the test
+//! means it to.
 
-use crate::util::{ntest_game_with_a_pass, run, text};
+use crate::util::{ntest_game_with_a_pass, Conversation};
+use reversi_core::bitboard::{squares, Square};
+use std::time::Duration;
 
-fn session(input: &str) -> (Vec<String>, String) {
-    let out = run(&["nboard", "--book", "off"], input.as_bytes());
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    (
-        text(&out.stdout).lines().map(str::to_string).collect(),
-        text(&out.stderr),
-    )
+/// Long enough for any reply on a loaded 2-core machine.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn engine() -> Conversation {
+    Conversation::start(&["nboard", "--book", "off"])
+}
+
+fn is(expected: &'static str) -> impl Fn(&str) -> bool {
+    move |line| line == expected
+}
+
+/// After d3 c5: black to move.
+const D3_C5: &str = "(;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3]W[c5];)";
+
+fn legal_names(game: &str, extra: &[&str]) -> Vec<String> {
+    let game = reversi::ggf::parse(game).unwrap().remove(0);
+    let mut board = *game.positions().unwrap().last().unwrap();
+    for m in extra {
+        let sq = Square::parse(m).unwrap();
+        assert!(board.is_legal(sq));
+        board = board.play(sq);
+    }
+    squares(board.moves()).map(|s| s.to_string()).collect()
+}
+
+/// The `search` lines of one `hint`, grouped by depth as sent.
+fn hint_groups(lines: &[String]) -> Vec<Vec<(String, f64, String)>> {
+    let mut groups = vec![Vec::new()];
+    for line in lines {
+        if line.starts_with("nodestats ") {
+            groups.push(Vec::new());
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"search") {
+            assert_eq!(words.len(), 5, "{line}");
+            assert_eq!(words[3], "0", "{line}");
+            let eval: f64 = words[2].parse().unwrap();
+            groups
+                .last_mut()
+                .unwrap()
+                .push((words[1].to_string(), eval, words[4].to_string()));
+        }
+    }
+    groups.retain(|g| !g.is_empty());
+    groups
 }
 
 #[test]
 fn hint_go_ping_and_bad_lines() {
-    let input = "nboard 2\n\
-        set depth 4\n\
-        set game (;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3]W[c5];)\n\
-        hint 3\n\
-        ping 7\n\
-        frobnicate\n\
-        move z9\n\
-        set depth 0\n\
-        move f6\n\
-        go\n\
-        learn\n\
-        quit\n\
-        ping 8\n";
-    let (lines, stderr) = session(input);
-    assert_eq!(lines[0], "set myname reversi");
-    assert_eq!(lines[1], "status reversi is thinking");
-    // hint 3: three of black's legal moves after d3 c5, best first.
-    let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
-    assert_eq!(hints.len(), 3, "{lines:#?}");
-    let evals: Vec<f64> = hints
-        .iter()
-        .map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            assert!(["b6", "c6", "d6", "e6", "f6"].contains(&words[1]), "{l}");
-            assert_eq!((words[3], words[4]), ("0", "4"), "{l}");
-            words[2].parse().unwrap()
-        })
-        .collect();
-    assert!(evals.windows(2).all(|w| w[0] >= w[1]), "{evals:?}");
-    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
-    // ping after the hint finished, then go: white's move to the position.
-    assert!(at("pong 7") > at("search "));
-    assert_eq!(lines[at("pong 7") - 1], "status");
-    let go = &lines[at("=== ")];
-    let place = go.trim_start_matches("=== ").split('/').next().unwrap();
+    let mut e = engine();
+    e.say("nboard 2");
+    e.until(PATIENCE, is("set myname reversi"));
+    e.say("set depth 4");
+    e.until(PATIENCE, is("set myname reversi4"));
+    e.say(&format!("set game {D3_C5}"));
+    e.say("hint 3");
+    let lines = e.until(PATIENCE, is("status"));
+    assert_eq!(lines[0], "status reversi is thinking");
+    // Depths 2 then 4, each with three of black's legal moves, best first.
+    let groups = hint_groups(&lines);
+    let legal = legal_names(D3_C5, &[]);
+    assert_eq!(groups.len(), 2, "{lines:#?}");
+    for (group, depth) in groups.iter().zip(["2", "4"]) {
+        assert_eq!(group.len(), 3, "{lines:#?}");
+        for (place, _, d) in group {
+            assert!(legal.contains(place), "{place} in {lines:#?}");
+            assert_eq!(d, depth);
+        }
+        assert!(group.windows(2).all(|w| w[0].1 >= w[1].1), "{lines:#?}");
+    }
+    // Bad lines get notes; the ping after them shows they were read.
+    for bad in ["frobnicate", "move z9", "move c5", "set depth 0", "hint x"] {
+        e.say(bad);
+    }
+    e.say("ping 7");
+    e.until(PATIENCE, is("pong 7"));
+    // White to move after f6; `go` answers a legal move and does not play
+    // it: the GUI sends it back.
+    e.say("move F6/0.50/1.2");
+    e.say("go");
+    let lines = e.until(PATIENCE, |l| l.starts_with("=== "));
+    let go = lines.last().unwrap();
+    let fields: Vec<&str> = go.trim_start_matches("=== ").split('/').collect();
+    assert_eq!(fields.len(), 3, "{go}");
+    let white_moves = legal_names(D3_C5, &["f6"]);
+    assert!(white_moves.contains(&fields[0].to_string()), "{go}");
     assert!(
-        ["e3", "f4", "f5", "f6", "c3", "d6", "e6", "g5", "g6"].contains(&place) || place.len() == 2,
-        "{go}"
+        lines.iter().any(|l| l.starts_with("nodestats ")),
+        "{lines:#?}"
     );
-    assert!(lines.contains(&"learned".to_string()));
-    assert!(!lines.contains(&"pong 8".to_string()), "nothing after quit");
+    e.until(PATIENCE, is("status"));
+    e.say("hint 1");
+    let lines = e.until(PATIENCE, is("status"));
+    for (place, _, _) in hint_groups(&lines).concat() {
+        assert!(
+            white_moves.contains(&place),
+            "still white's move: {lines:#?}"
+        );
+    }
+    e.say(&format!("move {}", fields[0]));
+    e.say("learn");
+    e.until(PATIENCE, is("learned"));
+    e.say("quit");
+    let (status, rest, stderr) = e.finish();
+    assert!(status.success());
+    assert!(rest.is_empty(), "nothing after quit: {rest:#?}");
     for expected in [
         "unknown command 'frobnicate'",
         "'z9' is not a move",
+        "c5 is not legal here",
         "set depth takes 1 to 60",
+        "hint takes a count of moves, not 'x'",
     ] {
         assert!(stderr.contains(expected), "{stderr}");
     }
+    assert!(
+        !stderr.contains("move: f"),
+        "the moves were legal: {stderr}"
+    );
 }
 
 #[test]
-fn a_forced_pass_and_a_finished_game() {
+fn ping_stops_a_search_in_progress() {
+    let mut e = Conversation::start(&["nboard", "--book", "off", "--move-time", "600000"]);
+    e.say("set depth 40");
+    e.until(PATIENCE, is("set myname reversi40"));
+    // A hint of depth 40 from the start would run for hours: the ping
+    // stops it after its first depths.
+    e.say("hint 3");
+    e.until(PATIENCE, |l| l.starts_with("nodestats "));
+    e.say("ping 9");
+    let lines = e.until(Duration::from_secs(10), is("pong 9"));
+    assert_eq!(lines[lines.len() - 2], "status", "{lines:#?}");
+    // So does a `go` with ten minutes: no move is given for a search the
+    // GUI abandoned.
+    e.say("go");
+    e.until(PATIENCE, is("status reversi is thinking"));
+    std::thread::sleep(Duration::from_millis(300));
+    e.say("ping 10");
+    let lines = e.until(Duration::from_secs(10), is("pong 10"));
+    assert!(!lines.iter().any(|l| l.starts_with("=== ")), "{lines:#?}");
+    assert_eq!(lines, ["status", "pong 10"]);
+    e.say("quit");
+    let (status, _, _) = e.finish();
+    assert!(status.success());
+}
+
+#[test]
+fn a_forced_pass_a_finished_game_and_analyze() {
     let game = ntest_game_with_a_pass();
     let pass_at = game.moves.iter().position(|m| m.square.is_none()).unwrap();
     let mut before = game.clone();
     before.moves.truncate(pass_at);
-    let whole = game.clone();
-    let input = format!(
-        "nboard 2\nset game {}\nhint 2\ngo\nset game {}\ngo\nquit\n",
-        before.render(),
-        whole.render()
-    );
-    let (lines, _) = session(&input);
-    let goes: Vec<&String> = lines.iter().filter(|l| l.starts_with("=== ")).collect();
-    assert_eq!(goes.len(), 2, "{lines:#?}");
-    // The side to move must pass, and at the end nobody can move.
-    assert!(goes[0].starts_with("=== PA/"), "{lines:#?}");
-    assert!(goes[1].starts_with("=== PA/"), "{lines:#?}");
+    let mut e = engine();
+    e.say("nboard 2");
+    e.say(&format!("set game {}", before.render()));
+    e.say("hint 2");
+    let lines = e.until(PATIENCE, is("status"));
     assert!(
         lines.iter().any(|l| l.starts_with("search PA ")),
         "{lines:#?}"
     );
+    e.say("go");
+    let lines = e.until(PATIENCE, |l| l.starts_with("=== "));
+    assert!(lines.last().unwrap().starts_with("=== PA/"), "{lines:#?}");
+    e.until(PATIENCE, is("status"));
+
+    // The whole game: nobody can move; `go` gets a note, `analyze` a value
+    // for every position, from the last back to the start.
+    e.say(&format!("set game {}", game.render()));
+    e.say("go");
+    e.say("analyze");
+    let lines = e.until(PATIENCE, is("status"));
+    let analysis: Vec<(usize, f64)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|rest| {
+            let (n, eval) = rest.split_once(' ').unwrap();
+            (n.parse().unwrap(), eval.parse().unwrap())
+        })
+        .collect();
+    let positions = game.positions().unwrap();
+    let numbers: Vec<usize> = analysis.iter().map(|a| a.0).collect();
+    assert_eq!(numbers, (0..positions.len()).rev().collect::<Vec<_>>());
+    let last = positions.last().unwrap();
+    assert_eq!(analysis[0].1, f64::from(last.final_score()));
+    // Where both are exact (16 empties and fewer), the mover's best is at
+    // least what the move played was worth: value(n) >= -value(n + 1).
+    let value = |n: usize| analysis.iter().find(|a| a.0 == n).unwrap().1;
+    for n in 0..positions.len() - 1 {
+        if positions[n].empty_count() <= 16 {
+            assert!(value(n) >= -value(n + 1), "position {n}: {analysis:?}");
+        }
+    }
+    e.say("quit");
+    let (status, _, stderr) = e.finish();
+    assert!(status.success());
+    assert!(stderr.contains("go: the game is over"), "{stderr}");
 }

@@ -157,3 +157,78 @@ pub fn ntest_game_with_a_pass() -> reversi::ggf::GgfGame {
         .find(|g| g.moves.iter().any(|m| m.square.is_none()))
         .expect("a game with a pass")
 }
+
+/// A conversation with the binary: lines written to it one at a time, and
+/// its replies read as they come (a thread reads its stdout), for the
+/// engine protocols whose timing matters (`ping` during a search).
+pub struct Conversation {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    replies: std::sync::mpsc::Receiver<String>,
+}
+
+impl Conversation {
+    pub fn start(args: &[&str]) -> Conversation {
+        use std::io::BufRead;
+        let mut child = spawn(args);
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        let (sender, replies) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Conversation {
+            child,
+            stdin,
+            replies,
+        }
+    }
+
+    pub fn say(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        writeln!(stdin, "{line}").expect("the program reads");
+        stdin.flush().expect("the program reads");
+    }
+
+    /// The replies up to and including the first that `last` accepts;
+    /// panics, showing them, if none comes within `within`.
+    pub fn until(
+        &mut self,
+        within: std::time::Duration,
+        last: impl Fn(&str) -> bool,
+    ) -> Vec<String> {
+        let deadline = std::time::Instant::now() + within;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.replies.recv_timeout(left) {
+                Ok(line) => {
+                    let done = last(&line);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no awaited reply within {within:?}; got {seen:#?}"),
+            }
+        }
+    }
+
+    /// Closes the input and waits for the exit: the status, the replies
+    /// not yet read, and stderr.
+    pub fn finish(mut self) -> (std::process::ExitStatus, Vec<String>, String) {
+        use std::io::Read;
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("the program exits");
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.child.stderr.take() {
+            let _ = pipe.read_to_string(&mut stderr);
+        }
+        let rest = self.replies.iter().collect();
+        (status, rest, stderr)
+    }
+}

@@ -265,7 +265,7 @@ pub(super) fn nboard(args: &BotArgs) -> Result<ExitCode, CliError> {
     let limit = args.engine_limit("nboard")?;
     let (eval, hash) = (args.search.eval(), args.search.hash_mb());
     let (mut output, mut log) = (io::stdout().lock(), io::stderr().lock());
-    let input = &mut io::stdin().lock();
+    let input = io::BufReader::new(io::stdin());
     spoke(
         "nboard",
         crate::nboard::run(input, &mut output, &mut log, eval, hash, limit),

@@ -8,6 +8,8 @@ use crate::board::Board;
 use crate::clock::{Deadline, POLL_INTERVAL};
 use crate::eval::Evaluator;
 use crate::tt::Table;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Solver speed assumed before one has been measured in this process,
 /// nodes per second: about half of what `reversi solve` measures on FFO
@@ -34,6 +36,9 @@ pub struct Searcher {
     pub(super) selectivity: Option<f64>,
     /// How many of ProbCut's shallow searches the search is inside.
     pub(super) probcut_nesting: u32,
+    /// Raised by another thread to stop the search at its next look at
+    /// the clock (an engine told to stop thinking); `None` in the bot.
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Searcher {
@@ -50,7 +55,22 @@ impl Searcher {
             solve_nps: DEFAULT_SOLVE_NPS,
             selectivity: None,
             probcut_nesting: 0,
+            interrupt: None,
         }
+    }
+
+    /// Stops every later search once `flag` is raised, as the clock would
+    /// (the result is then whatever the search had; the caller decides
+    /// whether to use it). The flag stays raised until the caller lowers it.
+    pub fn interrupt_on(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
+    }
+
+    /// Whether the last search was stopped by the clock, the node limit or
+    /// the interrupt before it finished.
+    #[must_use]
+    pub fn was_stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The transposition table's size in MiB, and whether that is less
@@ -78,7 +98,11 @@ impl Searcher {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + POLL_INTERVAL;
-            if self.nodes >= self.node_limit || self.deadline.hard_expired() {
+            let interrupted = self
+                .interrupt
+                .as_ref()
+                .is_some_and(|flag| flag.load(Ordering::Relaxed));
+            if self.nodes >= self.node_limit || self.deadline.hard_expired() || interrupted {
                 self.stopped = true;
             }
         }
