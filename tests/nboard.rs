@@ -196,8 +196,8 @@ fn a_forced_pass_a_finished_game_and_analyze() {
     // Where both are exact (16 empties and fewer), the mover's best is at
     // least what the move played was worth: value(n) >= -value(n + 1).
     let value = |n: usize| analysis.iter().find(|a| a.0 == n).unwrap().1;
-    for n in 0..positions.len() - 1 {
-        if positions[n].empty_count() <= 16 {
+    for (n, position) in positions.iter().enumerate().take(positions.len() - 1) {
+        if position.empty_count() <= 16 {
             assert!(value(n) >= -value(n + 1), "position {n}: {analysis:?}");
         }
     }
