@@ -1,17 +1,21 @@
-//! `reversi bridge --gtp CMD`: a judge-protocol program made of a GTP
-//! engine, so that the referee plays any GTP engine (Edax, Egaroucid, our
-//! own `reversi gtp`) exactly as it plays a judge-protocol program: the
-//! arena runs a player written `gtp:CMD` through this bridge, and every
+//! `reversi bridge --gtp CMD` and `--nboard CMD`: a judge-protocol
+//! program made of a GTP or NBoard engine, so that the referee plays any
+//! engine (Edax, Egaroucid, NTest, our own `reversi gtp` and `reversi
+//! nboard`) exactly as it plays a judge-protocol program: the arena runs a
+//! player written `gtp:CMD` or `nboard:CMD` through this bridge, and every
 //! rule check, clock and verdict stays the referee's.
 //!
-//! The judge sets a game up by placing discs; GTP only by playing moves
-//! from the start. The bridge finds moves that lead from the start to the
-//! placed discs (a search over legal moves that only places discs where
-//! the position has them: quick for the openings of a match, refused past
-//! a bound), plays them into the engine, then relays each move: the
-//! opponent's as `play`, ours from `genmove`.
+//! The judge sets a game up by placing discs. NBoard takes the position
+//! itself (`set game` with the placed discs as the GGF start); GTP only
+//! moves from the start, so for GTP the bridge finds moves that lead from
+//! the start to the placed discs (a search over legal moves that only
+//! places discs where the position has them: quick for the openings of a
+//! match, refused past a bound) and plays them into the engine. Then it
+//! relays each move: the opponent's (`play` / `move`), and ours (`genmove`
+//! / `go`, whose move NBoard then hears back with `move`, as the GUI does).
 
 use crate::arena::program::resolve_self;
+use crate::ggf::GgfGame;
 use reversi_core::bitboard::{squares, Square};
 use reversi_core::board::{Board, Color};
 use reversi_core::protocol::{parse, Command, Owner};
@@ -24,15 +28,33 @@ const MAX_SEARCH: u64 = 2_000_000;
 /// The longest answer taken from the engine (`showboard` is under 1 KB).
 const MAX_REPLY: usize = 64 * 1024;
 
-/// A GTP engine, started as a shell runs its command line.
+/// The most lines an NBoard engine may write (`status`, `search`,
+/// `nodestats` ...) before its answer to `go`; the referee's clock bounds
+/// the time, this the memory and the loop.
+const MAX_LINES_BEFORE_ANSWER: usize = 100_000;
+
+/// The depth an NBoard engine is set to unless the player says another
+/// (`nboard@DEPTH:COMMAND`).
+pub const NBOARD_DEPTH: u32 = 12;
+
+/// The protocol the engine speaks, and for NBoard the depth it is set to
+/// (NBoard has no clock: an engine searches to its depth).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Gtp,
+    Nboard { depth: u32 },
+}
+
+/// An engine, started as a shell runs its command line.
 struct Engine {
+    protocol: Protocol,
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
 }
 
 impl Engine {
-    fn start(command: &str) -> io::Result<Engine> {
+    fn start(command: &str, protocol: Protocol) -> io::Result<Engine> {
         let mut child = std::process::Command::new("sh")
             .arg("-c")
             .arg(resolve_self(command))
@@ -42,30 +64,50 @@ impl Engine {
             .spawn()?;
         let input = child.stdin.take().expect("piped");
         let output = BufReader::new(child.stdout.take().expect("piped"));
-        Ok(Engine {
+        let mut engine = Engine {
+            protocol,
             child,
             input,
             output,
-        })
+        };
+        match protocol {
+            Protocol::Gtp => {
+                engine.ask("boardsize 8")?;
+            }
+            Protocol::Nboard { depth } => {
+                // Edax takes version 1 only; NTest any.
+                engine.tell("nboard 1")?;
+                engine.tell(&format!("set depth {depth}"))?;
+            }
+        }
+        Ok(engine)
     }
 
-    /// Sends a command and returns its answer (`= answer`), or the error
-    /// (`? why`, or the engine gone).
+    fn tell(&mut self, line: &str) -> io::Result<()> {
+        writeln!(self.input, "{line}")?;
+        self.input.flush()
+    }
+
+    /// One line of the engine's output, bounded as the referee reads a
+    /// program: at most 4096 bytes, any bytes.
+    fn line(&mut self, after: &str) -> io::Result<String> {
+        let mut cut = false;
+        match reversi_core::lines::read_line(&mut self.output, &mut cut)? {
+            Some(line) => Ok(line.trim_end().to_string()),
+            None => Err(io::Error::other(format!("the engine ended at '{after}'"))),
+        }
+    }
+
+    /// Sends a GTP command and returns its answer (`= answer`), or the
+    /// error (`? why`, or the engine gone).
     fn ask(&mut self, command: &str) -> io::Result<String> {
-        writeln!(self.input, "{command}")?;
-        self.input.flush()?;
+        self.tell(command)?;
         let mut reply: Option<String> = None;
         loop {
-            // Bounded, as the referee reads a program: a line of at most
-            // 4096 bytes, any bytes.
-            let mut cut = false;
-            let Some(line) = reversi_core::lines::read_line(&mut self.output, &mut cut)? else {
-                return Err(io::Error::other(format!("the engine ended at '{command}'")));
-            };
-            let line = line.trim_end();
+            let line = self.line(command)?;
             match &mut reply {
                 None if line.is_empty() => {}
-                None => reply = Some(line.to_string()),
+                None => reply = Some(line),
                 Some(_) if line.is_empty() => break,
                 Some(text) if text.len() > MAX_REPLY => {
                     return Err(io::Error::other(format!(
@@ -74,7 +116,7 @@ impl Engine {
                 }
                 Some(text) => {
                     text.push('\n');
-                    text.push_str(line);
+                    text.push_str(&line);
                 }
             }
         }
@@ -89,12 +131,82 @@ impl Engine {
             ))),
         }
     }
+
+    /// Sets the engine's game to `start` (the placed discs, black to move).
+    fn set_up(&mut self, start: &GgfGame) -> io::Result<()> {
+        match self.protocol {
+            Protocol::Gtp => {
+                let line = line_to(start.black, start.white, Color::Black).ok_or_else(|| {
+                    io::Error::other("no line of moves from the start reaches the placed discs")
+                })?;
+                self.ask("clear_board")?;
+                let mut color = Color::Black;
+                for m in line {
+                    self.play(color, m)?;
+                    color = color.other();
+                }
+                Ok(())
+            }
+            Protocol::Nboard { .. } => self.tell(&format!("set game {}", start.render())),
+        }
+    }
+
+    /// Tells the engine that `color` played `square` (`None`: passed).
+    fn play(&mut self, color: Color, square: Option<Square>) -> io::Result<()> {
+        match self.protocol {
+            Protocol::Gtp => {
+                let text = square.map_or("pass".to_string(), |s| s.to_string());
+                self.ask(&format!("play {} {text}", gtp_color(color)))
+                    .map(drop)
+            }
+            Protocol::Nboard { .. } => {
+                let text = square.map_or("PA".to_string(), |s| s.to_string());
+                self.tell(&format!("move {text}"))
+            }
+        }
+    }
+
+    /// The engine's move for `color` (`None`: a pass), played in its game.
+    fn genmove(&mut self, color: Color) -> io::Result<Option<Square>> {
+        let answer = match self.protocol {
+            Protocol::Gtp => self.ask(&format!("genmove {}", gtp_color(color)))?,
+            Protocol::Nboard { .. } => {
+                self.tell("go")?;
+                let mut answer = None;
+                for _ in 0..MAX_LINES_BEFORE_ANSWER {
+                    let line = self.line("go")?;
+                    if let Some(rest) = line.strip_prefix("===") {
+                        // `=== D3/-1.34/0.00` (NTest) or `=== D3 -1.34 0.0` (Edax).
+                        let first = rest.trim().split(['/', ' ']).next().unwrap_or("");
+                        answer = Some(first.to_string());
+                        break;
+                    }
+                }
+                answer.ok_or_else(|| {
+                    io::Error::other(format!(
+                        "no answer to 'go' in {MAX_LINES_BEFORE_ANSWER} lines"
+                    ))
+                })?
+            }
+        };
+        let square = match answer.to_ascii_lowercase().as_str() {
+            "pass" | "pa" => None,
+            text => Some(
+                Square::parse(text)
+                    .ok_or_else(|| io::Error::other(format!("the engine answered '{answer}'")))?,
+            ),
+        };
+        if let Protocol::Nboard { .. } = self.protocol {
+            // NBoard's `go` leaves the move to the GUI to play.
+            self.play(color, square)?;
+        }
+        Ok(square)
+    }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.input.flush();
+        let _ = self.tell("quit");
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -174,19 +286,23 @@ fn gtp_color(color: Color) -> &'static str {
 }
 
 /// The bridge's game: the placed discs (ours, theirs), and once the first
-/// request came, our colour and the engine set up.
+/// request came, our colour.
 struct Game {
     ours: u64,
     theirs: u64,
     us: Option<Color>,
 }
 
-/// Speaks the judge protocol on `input`/`output` for the GTP engine
-/// `command`. An engine that fails or refuses ends the bridge (the
-/// referee then scores the game as it scores any program that stops).
-pub fn run(command: &str, input: &mut impl BufRead, output: &mut impl Write) -> io::Result<()> {
-    let mut engine = Engine::start(command)?;
-    engine.ask("boardsize 8")?;
+/// Speaks the judge protocol on `input`/`output` for the engine `command`.
+/// An engine that fails or refuses ends the bridge (the referee then
+/// scores the game as it scores any program that stops).
+pub fn run(
+    command: &str,
+    protocol: Protocol,
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    let mut engine = Engine::start(command, protocol)?;
     let mut game = Game {
         ours: 0,
         theirs: 0,
@@ -238,40 +354,27 @@ pub fn run(command: &str, input: &mut impl BufRead, output: &mut impl Write) -> 
                 } else {
                     Color::White
                 };
-                let (mut black, mut white) = (game.ours, game.theirs);
-                if us == Color::White {
-                    std::mem::swap(&mut black, &mut white);
+                let mut start = GgfGame::standard();
+                if game.ours | game.theirs != 0 {
+                    (start.black, start.white) = match us {
+                        Color::Black => (game.ours, game.theirs),
+                        Color::White => (game.theirs, game.ours),
+                    };
                 }
-                if black | white == 0 {
-                    let start = Board::start();
-                    (black, white) = (start.player, start.opponent);
-                }
-                let line = line_to(black, white, Color::Black).ok_or_else(|| {
-                    io::Error::other("no line of moves from the start reaches the placed discs")
-                })?;
-                engine.ask("clear_board")?;
-                let mut color = Color::Black;
-                for m in line {
-                    let text = m.map_or("pass".to_string(), |s| s.to_string());
-                    engine.ask(&format!("play {} {text}", gtp_color(color)))?;
-                    color = color.other();
-                }
+                engine.set_up(&start)?;
                 game.us = Some(us);
                 us
             }
         };
         if let Some(m) = opponent_move {
-            let text = m.map_or("pass".to_string(), |s| s.to_string());
-            engine.ask(&format!("play {} {text}", gtp_color(us.other())))?;
+            engine.play(us.other(), m)?;
         }
-        let reply = engine.ask(&format!("genmove {}", gtp_color(us)))?;
-        let answer = if reply.eq_ignore_ascii_case("pass") || reply.eq_ignore_ascii_case("pa") {
-            "PASS".to_string()
-        } else {
-            let square = Square::parse(&reply.to_ascii_lowercase())
-                .ok_or_else(|| io::Error::other(format!("the engine answered '{reply}'")))?;
-            let name = square.to_string();
-            format!("{} {}", &name[..1], &name[1..])
+        let answer = match engine.genmove(us)? {
+            None => "PASS".to_string(),
+            Some(square) => {
+                let name = square.to_string();
+                format!("{} {}", &name[..1], &name[1..])
+            }
         };
         writeln!(output, "{answer}")?;
         output.flush()?;

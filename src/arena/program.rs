@@ -123,14 +123,29 @@ pub struct Program {
 
 /// Resolves a leading `self` in a command to this executable, so matches can
 /// name our own players without knowing where the binary lives; and a
-/// player written `gtp:COMMAND` to this executable's bridge to that GTP
-/// engine (`src/bridge.rs`), which speaks the judge protocol for it.
+/// player written `gtp:COMMAND`, `nboard:COMMAND` or `nboard@DEPTH:COMMAND`
+/// to this executable's bridge to that engine (`src/bridge.rs`), which
+/// speaks the judge protocol for it.
 #[must_use]
 pub fn resolve_self(command: &str) -> String {
     let trimmed = command.trim_start();
+    let quote = |engine: &str| format!("'{}'", engine.trim().replace('\'', "'\\''"));
     if let Some(engine) = trimmed.strip_prefix("gtp:") {
-        let quoted = format!("'{}'", engine.trim().replace('\'', "'\\''"));
-        return resolve_self(&format!("self bridge --gtp {quoted}"));
+        return resolve_self(&format!("self bridge --gtp {}", quote(engine)));
+    }
+    if let Some(engine) = trimmed.strip_prefix("nboard:") {
+        return resolve_self(&format!("self bridge --nboard {}", quote(engine)));
+    }
+    if let Some((depth, engine)) = trimmed
+        .strip_prefix("nboard@")
+        .and_then(|rest| rest.split_once(':'))
+    {
+        // A depth that is not one is left for the bridge to refuse.
+        let depth = quote(depth);
+        return resolve_self(&format!(
+            "self bridge --depth {depth} --nboard {}",
+            quote(engine)
+        ));
     }
     let rest = if trimmed == "self" {
         Some("")

@@ -244,19 +244,36 @@ pub(super) fn gtp(args: &BotArgs) -> Result<ExitCode, CliError> {
     )
 }
 
-/// `reversi bridge --gtp COMMAND`.
+/// `reversi bridge --gtp COMMAND` or `--nboard COMMAND`.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("engine").required(true).args(["gtp", "nboard"])))]
 pub struct BridgeArgs {
-    /// The GTP engine's command line, as a shell runs it (`self` is this executable)
+    /// A GTP engine's command line, as a shell runs it (`self` is this executable)
     #[arg(long, value_name = "COMMAND")]
-    gtp: String,
+    gtp: Option<String>,
+    /// An NBoard engine's command line, as a shell runs it
+    #[arg(long, value_name = "COMMAND")]
+    nboard: Option<String>,
+    /// The depth the NBoard engine searches to (NBoard has no clock) [default: 12] (1 to 60)
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=60),
+          conflicts_with = "gtp")]
+    depth: Option<u32>,
 }
 
 pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
+    use crate::bridge::Protocol;
+    let (command, protocol) = match (&args.gtp, &args.nboard) {
+        (Some(command), _) => (command, Protocol::Gtp),
+        (None, Some(command)) => {
+            let depth = args.depth.unwrap_or(crate::bridge::NBOARD_DEPTH);
+            (command, Protocol::Nboard { depth })
+        }
+        (None, None) => unreachable!("clap requires one"),
+    };
     let mut output = io::stdout().lock();
     spoke(
         "bridge",
-        crate::bridge::run(&args.gtp, &mut io::stdin().lock(), &mut output),
+        crate::bridge::run(command, protocol, &mut io::stdin().lock(), &mut output),
     )
 }
 
@@ -284,15 +301,25 @@ fn spoke(name: &str, result: io::Result<()>) -> Result<ExitCode, CliError> {
 
 impl BotArgs {
     /// For the engine protocols (GTP, NBoard): the judge's flags do not
-    /// apply; the limit per move is `--move-time`, else the judge's second.
+    /// apply; the limit per move is `--move-time`, else the one a referee
+    /// of ours announced (a `gtp:` or `nboard:` player in a match), else
+    /// the judge's second.
     fn engine_limit(&self, name: &str) -> Result<Duration, CliError> {
+        use reversi_core::clock::{announced_limit, JUDGE_LIMIT};
         if self.protocol != Protocol::Judge || self.first_move_time.is_some() {
             return Err(usage(format!(
                 "{name}: --protocol and --first-move-time do not apply"
             )));
         }
-        Ok(self
-            .move_time
-            .map_or(reversi_core::clock::JUDGE_LIMIT, Duration::from_millis))
+        if let Some(ms) = self.move_time {
+            return Ok(Duration::from_millis(ms));
+        }
+        Ok(match announced_limit() {
+            Ok(announced) => announced.unwrap_or(JUDGE_LIMIT),
+            Err(e) => {
+                eprintln!("{name}: {e}: playing to the judge's 1000 ms");
+                JUDGE_LIMIT
+            }
+        })
     }
 }
