@@ -28,9 +28,9 @@ const MAX_SEARCH: u64 = 2_000_000;
 /// The longest answer taken from the engine (`showboard` is under 1 KB).
 const MAX_REPLY: usize = 64 * 1024;
 
-/// The most lines an NBoard engine may write (`status`, `search`,
-/// `nodestats` ...) before its answer to `go`; the referee's clock bounds
-/// the time, this the memory and the loop.
+/// The most lines an engine may write before its answer (NBoard's
+/// `status`, `search`, `nodestats` before `===`; a GTP engine's warnings
+/// before `=`); the referee's clock bounds the time, this the loop.
 const MAX_LINES_BEFORE_ANSWER: usize = 100_000;
 
 /// The depth an NBoard engine is set to unless the player says another
@@ -103,10 +103,20 @@ impl Engine {
     fn ask(&mut self, command: &str) -> io::Result<String> {
         self.tell(command)?;
         let mut reply: Option<String> = None;
+        let mut skipped = 0;
         loop {
             let line = self.line(command)?;
             match &mut reply {
-                None if line.is_empty() => {}
+                // Before the answer, anything that is not one is skipped
+                // (Edax warns there: `*** SEARCH STILL RUNNING ? (1) ***`).
+                None if !line.starts_with(['=', '?']) => {
+                    skipped += 1;
+                    if skipped > MAX_LINES_BEFORE_ANSWER {
+                        return Err(io::Error::other(format!(
+                            "no answer to '{command}' in {MAX_LINES_BEFORE_ANSWER} lines"
+                        )));
+                    }
+                }
                 None => reply = Some(line),
                 Some(_) if line.is_empty() => break,
                 Some(text) if text.len() > MAX_REPLY => {

@@ -16,6 +16,7 @@
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | independent jobs on threads, progress bars | [`parallel`] |
 //! | GGF, the Othello servers' game files | [`ggf`] |
+//! | a recorded game in any form: GGF, transcript, move list | [`record`] |
 //! | a position's worth by search (hints, analysis) | [`value`] |
 //! | the bot as a GTP or NBoard engine; any GTP engine as a judge-protocol program | [`gtp`], [`nboard`], [`bridge`] |
 //! | a long command's report on stdout | [`report`] |
@@ -41,6 +42,7 @@ pub mod nboard;
 pub mod obf;
 pub mod parallel;
 pub mod perft;
+pub mod record;
 pub mod report;
 pub mod tournament;
 pub mod training;

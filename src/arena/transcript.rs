@@ -147,6 +147,46 @@ impl Transcript {
     }
 }
 
+/// A judge session that asks for the move in each position of `game`
+/// where a side in `sides` is to move: each position set up afresh
+/// (`START`, its discs placed, `DONE`, `BEGIN`), the recorded move written
+/// as the reply due. Replayed, it checks a program's reply in every such
+/// position (with `exact`, that it is the recorded one).
+pub fn from_game(
+    game: &crate::ggf::GgfGame,
+    sides: &[reversi_core::board::Color],
+) -> Result<Transcript, String> {
+    use reversi_core::bitboard::squares;
+    use reversi_core::protocol::{Command, Owner};
+    let positions = game.positions()?;
+    let mut t = Transcript::default();
+    let mut to_move = game.to_move;
+    for (board, played) in positions.iter().zip(&game.moves) {
+        if sides.contains(&to_move) {
+            t.push(Direction::Sent, &Command::Start.to_string());
+            for (discs, owner) in [(board.player, Owner::Mine), (board.opponent, Owner::Theirs)] {
+                for sq in squares(discs) {
+                    t.push(Direction::Sent, &Command::Place(sq, owner).to_string());
+                }
+            }
+            t.push(Direction::Sent, &Command::Done.to_string());
+            t.push(Direction::Received, "OK");
+            t.push(Direction::Sent, &Command::Begin.to_string());
+            let reply = match played.square {
+                Some(sq) => {
+                    let name = sq.to_string();
+                    format!("{} {}", &name[..1], &name[1..])
+                }
+                None => "PASS".to_string(),
+            };
+            t.push(Direction::Received, &reply);
+        }
+        to_move = to_move.other();
+    }
+    t.push(Direction::Sent, &Command::End.to_string());
+    Ok(t)
+}
+
 /// One problem found in a replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {

@@ -6,6 +6,7 @@ use crate::arena::{parse_entrants, Openings, RefereeArena};
 use crate::r#match::MatchOptions;
 use crate::tournament::Format;
 use clap::{Args, ValueEnum};
+use reversi_core::board::Color;
 use reversi_core::clock::JUDGE_LIMIT;
 use reversi_core::clock::MAX_MOVE_TIME_MS;
 use std::path::{Path, PathBuf};
@@ -222,14 +223,17 @@ pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A transcript, as `match --record` writes them
-    transcript: PathBuf,
-    /// The program to replay it to [default: this bot with the transcript's `args`]
+    /// A transcript (as `match --record` writes them), a GGF file, or a move list (f5d6c3...)
+    game: PathBuf,
+    /// The program to replay it to [default: this bot, with a transcript's `args`]
     #[arg(long, value_name = "CMD")]
     bot: Option<String>,
     /// Each reply must be the recorded one, byte for byte
     #[arg(long)]
     exact: bool,
+    /// For a game (GGF or move list): whose positions the program is asked
+    #[arg(long, value_enum, default_value_t = Side::Both)]
+    side: Side,
     /// The limit per reply, also told to the program (REVERSI_MOVE_TIME) (1 to 3,600,000)
     #[arg(long, value_name = "MS", default_value_t = JUDGE_LIMIT.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
@@ -239,9 +243,49 @@ pub struct ReplayArgs {
     record: Option<PathBuf>,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    Black,
+    White,
+    Both,
+}
+
+impl Side {
+    fn colors(self) -> &'static [Color] {
+        match self {
+            Side::Black => &[Color::Black],
+            Side::White => &[Color::White],
+            Side::Both => &[Color::Black, Color::White],
+        }
+    }
+}
+
+/// A transcript is replayed as recorded; a game (GGF, move list) becomes a
+/// session that asks the program for its move in each position of the
+/// side or sides chosen (see `transcript::from_game`).
 pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
-    let path = &args.transcript;
-    let t = Transcript::parse(&read_file(path)?).map_err(|e| failed(path.display(), e))?;
+    let path = &args.game;
+    let text = read_file(path)?;
+    let as_transcript = Transcript::parse(&text).ok().filter(|t| {
+        t.entries
+            .iter()
+            .any(|e| e.direction == transcript::Direction::Received)
+    });
+    let (t, from_game) = match as_transcript {
+        Some(t) => (t, false),
+        None => {
+            let games = crate::record::read_games(&text).map_err(|e| failed(path.display(), e))?;
+            let mut t = Transcript::default();
+            for game in &games {
+                let part = transcript::from_game(game, args.side.colors())
+                    .map_err(|e| failed(path.display(), e))?;
+                let end = part.entries.len() - 1;
+                t.entries.extend(part.entries.into_iter().take(end));
+            }
+            t.push(transcript::Direction::Sent, "END");
+            (t, true)
+        }
+    };
     let command = match &args.bot {
         Some(c) => c.clone(),
         None => format!("self {}", t.header("args").unwrap_or("")),
@@ -254,7 +298,29 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
         recorded.headers = t.headers.clone();
         std::fs::write(out, recorded.render()).map_err(|e| failed(out.display(), e))?;
     }
-    report(|out| write!(out, "{}", replayed.summary(&path.display().to_string())))?;
+    let mut summary = replayed.summary(&path.display().to_string());
+    if from_game {
+        // How often the program chose what was played.
+        let recorded: Vec<&str> = t
+            .entries
+            .iter()
+            .filter(|e| e.direction == transcript::Direction::Received && e.text != "OK")
+            .map(|e| e.text.as_str())
+            .collect();
+        let chosen: Vec<&str> = replayed
+            .replies
+            .iter()
+            .map(|(r, _)| r.as_str())
+            .filter(|r| *r != "OK")
+            .collect();
+        let same = recorded.iter().zip(&chosen).filter(|(a, b)| a == b).count();
+        summary.push_str(&format!(
+            "{}: the recorded move in {same} of {} positions\n",
+            path.display(),
+            recorded.len()
+        ));
+    }
+    report(|out| write!(out, "{summary}"))?;
     Ok(if replayed.problems.is_empty() {
         ExitCode::SUCCESS
     } else {
