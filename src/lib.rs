@@ -17,6 +17,7 @@
 //! | independent jobs on threads, progress bars | [`parallel`] |
 //! | GGF, the Othello servers' game files | [`ggf`] |
 //! | a recorded game in any form: GGF, transcript, move list | [`record`] |
+//! | looking at a game: the terminal, the HTML page; each move's cost | [`show`], [`analyze`] |
 //! | a position's worth by search (hints, analysis) | [`value`] |
 //! | the bot as a GTP or NBoard engine; any GTP engine as a judge-protocol program | [`gtp`], [`nboard`], [`bridge`] |
 //! | a long command's report on stdout | [`report`] |
@@ -26,6 +27,7 @@
 //! tuning, book, bundle, bench} and core <- arena <- {match, tournament}
 //! <- cli.
 
+pub mod analyze;
 pub mod archive;
 pub mod arena;
 pub mod bench;
@@ -44,6 +46,7 @@ pub mod parallel;
 pub mod perft;
 pub mod record;
 pub mod report;
+pub mod show;
 pub mod tournament;
 pub mod training;
 pub mod tuning;

@@ -7,6 +7,7 @@ mod analysis;
 mod bot;
 mod build;
 mod games;
+mod study;
 
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
@@ -44,8 +45,12 @@ enum Command {
     Match(games::MatchArgs),
     /// Run a knockout, an Elo pool or a ladder between programs
     Tournament(games::TournamentArgs),
-    /// Feed a recorded judge session to a program and check its replies
+    /// Feed a recorded session or game to a program and check its replies
     Replay(games::ReplayArgs),
+    /// Look at a recorded game: the board move by move, or an HTML page
+    Show(study::ShowArgs),
+    /// What each move of a recorded game cost, and the moves that lost it
+    Analyze(study::AnalyzeArgs),
     /// Count move sequences from the start position
     Perft(analysis::PerftArgs),
     /// Solve OBF positions: exact score, best move, principal variation
@@ -69,8 +74,8 @@ enum Command {
     Gtp(bot::BotArgs),
     /// The bot as an NBoard engine on stdin/stdout (for the NBoard GUI)
     Nboard(bot::BotArgs),
-    /// Speak the judge protocol on stdin/stdout for a GTP engine (what a
-    /// player written `gtp:COMMAND` runs)
+    /// Speak the judge protocol on stdin/stdout for a GTP or NBoard engine
+    /// (what a player written `gtp:COMMAND` or `nboard:COMMAND` runs)
     Bridge(bot::BridgeArgs),
 }
 
@@ -128,6 +133,8 @@ pub fn run(words: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Some(Command::Match(args)) => games::match_games(&args),
         Some(Command::Tournament(args)) => games::tournament(&args),
         Some(Command::Replay(args)) => games::replay(&args),
+        Some(Command::Show(args)) => study::show(&args),
+        Some(Command::Analyze(args)) => study::analyze(&args),
         Some(Command::Perft(args)) => analysis::perft(&args),
         Some(Command::Solve(args)) => analysis::solve(&args),
         Some(Command::Bench(args)) => analysis::bench(&args),
