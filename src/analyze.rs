@@ -156,8 +156,7 @@ pub fn analyze(
     let mut before = reports.first().map(|r| r.best_value);
     for r in &mut reports {
         r.left_value = before.unwrap_or(r.best_value);
-        r.lost_the_result =
-            r.played != r.best && outcome(r.played_value) < outcome(r.left_value);
+        r.lost_the_result = r.played != r.best && outcome(r.played_value) < outcome(r.left_value);
         before = Some(r.played_value.flipped());
     }
     Ok(reports)

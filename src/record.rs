@@ -32,6 +32,11 @@ pub fn read_games(text: &str) -> Result<Vec<GgfGame>, String> {
 
 /// A move list from the standard start.
 pub fn move_list(text: &str) -> Result<GgfGame, String> {
+    moves_from(GgfGame::standard(), text)
+}
+
+/// `game` (its start, no moves yet) with the moves of a list played.
+fn moves_from(mut game: GgfGame, text: &str) -> Result<GgfGame, String> {
     let compact: String = text
         .chars()
         .filter(|c| !c.is_whitespace() && *c != ',')
@@ -40,9 +45,9 @@ pub fn move_list(text: &str) -> Result<GgfGame, String> {
     if compact.is_empty() {
         return Err("no moves: a game is GGF, a transcript or a move list like f5d6c3".into());
     }
-    let mut game = GgfGame::standard();
-    let mut board = Board::start();
-    let mut color = Color::Black;
+    game.moves.clear();
+    let mut board = game.start();
+    let mut color = game.to_move;
     let mut rest = compact.as_str();
     while !rest.is_empty() {
         let (square, after) = if let Some(after) = rest.strip_prefix("pass") {
@@ -100,7 +105,7 @@ fn pass(color: Color) -> GgfMove {
 /// Writes the result (`RE`, black's disc difference) once the game is over.
 fn finish(game: &mut GgfGame, board: &Board) {
     if board.is_game_over() {
-        let to_move = if game.moves.len() % 2 == 0 {
+        let to_move = if game.moves.len().is_multiple_of(2) {
             game.to_move
         } else {
             game.to_move.other()
@@ -118,7 +123,9 @@ fn finish(game: &mut GgfGame, board: &Board) {
 /// The games of one program's judge session: each `START` begins one; the
 /// placed discs are its start, black (whoever moves first) to move; the
 /// opponent's moves are the `TURN`s and `PASS`es sent, the program's its
-/// replies.
+/// replies. The judge never tells a program the game's last move when the
+/// opponent made it, so where the header `moves` (as `match --record`
+/// writes it) lists a one-game session's moves, they are read from it.
 pub fn from_transcript(transcript: &Transcript) -> Result<Vec<GgfGame>, String> {
     let mut games = Vec::new();
     let mut current: Option<(GgfGame, u64, u64, Option<Color>)> = None;
@@ -214,6 +221,14 @@ pub fn from_transcript(transcript: &Transcript) -> Result<Vec<GgfGame>, String> 
     }
     if games.is_empty() {
         return Err("the transcript has no game (no START)".into());
+    }
+    if let (Some(list), [game]) = (transcript.header("moves"), games.as_mut_slice()) {
+        let listed = moves_from(game.clone(), list).map_err(|e| format!("header 'moves': {e}"))?;
+        let seen = game.moves.len();
+        if listed.moves.len() < seen || listed.moves[..seen] != game.moves[..] {
+            return Err("the header 'moves' is not the game the session played".into());
+        }
+        *game = listed;
     }
     let names = (transcript.header("player"), transcript.header("opponent"));
     if let (Some(player), Some(opponent)) = names {

@@ -8,6 +8,7 @@ mod cli;
 mod codingame;
 mod endgame;
 mod fuzz;
+mod games;
 mod gtp;
 mod nboard;
 mod perft;

@@ -254,6 +254,9 @@ pub struct Outcome {
     pub before_first_move: bool,
     /// Legal replies made by black and by white.
     pub legal_replies: [u32; 2],
+    /// The game's number in the arena's records (its files' names), when
+    /// it was played by the real arena.
+    pub number: Option<usize>,
 }
 
 impl Outcome {
@@ -267,6 +270,7 @@ impl Outcome {
             double_forfeit: None,
             before_first_move: false,
             legal_replies: [30, 30],
+            number: None,
         }
     }
 
@@ -285,6 +289,7 @@ impl Outcome {
                 double_forfeit: Some(reasons.clone()),
                 before_first_move: true,
                 legal_replies: game.legal,
+                number: None,
             },
             Ending::Forfeit { loser, reason } => Outcome {
                 black_discs: 0,
@@ -295,6 +300,7 @@ impl Outcome {
                 // or at its first request (the referee times only replies).
                 before_first_move: game.times[loser.index()].is_empty(),
                 legal_replies: game.legal,
+                number: None,
             },
         }
     }
@@ -408,7 +414,10 @@ impl RefereeArena {
                     spec,
                     game: &game,
                 });
-                outcomes[index] = Some(Outcome::of(&game));
+                outcomes[index] = Some(Outcome {
+                    number: Some(number),
+                    ..Outcome::of(&game)
+                });
             },
         );
         outcomes
@@ -524,9 +533,15 @@ impl RefereeArena {
             let path = dir.join(format!("game-{number:04}-{}.txt", color.name()));
             std::fs::write(&path, t.render()).map_err(|e| format!("{}: {e}", path.display()))?;
         }
+        let ggf = game_ggf(&sides, spec, game);
         let path = dir.join(format!("game-{number:04}.ggf"));
-        let ggf = game_ggf(&sides, spec, game).render() + "\n";
-        std::fs::write(&path, ggf).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, ggf.render() + "\n")
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        // The page to look at it (`reversi show --html`), which a
+        // tournament's bracket links to.
+        let page = crate::show::html_page(&ggf)?;
+        let path = dir.join(format!("game-{number:04}.html"));
+        std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(())
     }
 }

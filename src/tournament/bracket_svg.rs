@@ -1,6 +1,7 @@
 //! The knockout bracket as an SVG picture: one column per round, one box per
 //! pairing (dark first, with its number, disc count and points after the
-//! round), the winner in bold, lines from each winner to its next pairing.
+//! round), the winner in bold, lines from each winner to its next pairing;
+//! each played game's box links to its page (`games/game-NNNN.html`).
 
 use super::knockout::Knockout;
 use crate::arena::Entrant;
@@ -61,6 +62,12 @@ pub fn render(k: &Knockout, entrants: &[Entrant]) -> String {
         );
         for (row, p) in pairings.iter().enumerate() {
             let (x, y) = place(r, row, pairings.len());
+            // A played game links to its page, which the tournament writes
+            // beside its record in `games/`.
+            let link = p.outcome.as_ref().and_then(|o| o.number);
+            if let Some(number) = link {
+                let _ = writeln!(svg, r#"<a href="games/game-{number:04}.html">"#);
+            }
             let _ = writeln!(
                 svg,
                 r##"<rect x="{x:.0}" y="{y:.0}" width="{BOX_W}" height="{BOX_H}" rx="4" fill="#f4f4f4" stroke="#888"/>"##
@@ -92,6 +99,9 @@ pub fn render(k: &Knockout, entrants: &[Entrant]) -> String {
                     x + BOX_W - 8.0,
                     escape(detail)
                 );
+            }
+            if link.is_some() {
+                svg.push_str("</a>\n");
             }
             // A line to where the winner plays next (or to the winner's box).
             let (to_round, to_row, to_rows) = match k.rounds.get(r + 1) {

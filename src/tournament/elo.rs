@@ -415,6 +415,7 @@ mod tests {
             double_forfeit: None,
             before_first_move: true,
             legal_replies: [0, 0],
+            number: None,
         });
         let mut pool = Pool::new(3);
         let specs = paired_games(0, 2, 2, &mut Openings::default());

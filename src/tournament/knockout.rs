@@ -436,6 +436,7 @@ mod tests {
             double_forfeit: None,
             before_first_move: false,
             legal_replies: [10, 9],
+            number: None,
         };
         // A technical win is a win, never a whitewash.
         assert_eq!(game_points(&forfeit), (3, 0));
@@ -481,6 +482,7 @@ mod tests {
                     double_forfeit: None,
                     before_first_move: true,
                     legal_replies: [0, 0],
+                    number: None,
                 }
             } else {
                 Outcome::finished(20, 44)

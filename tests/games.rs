@@ -1,0 +1,326 @@
+//! Recorded games read back: the GGF a match writes by `replay`, `show`
+//! and `analyze`; move lists with passes left out; `analyze` of a game
+//! lost to Edax, its exact figures checked by `solve`; and the HTML page
+//! in headless Chromium.
+
+use crate::util::{fixture, run, text};
+use reversi::ggf::GgfGame;
+use reversi_core::board::Board;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-games-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn read_game(path: &Path) -> GgfGame {
+    let text = std::fs::read_to_string(path).unwrap();
+    reversi::ggf::parse(&text).unwrap().remove(0)
+}
+
+/// The last `black (X) N, white (O) M` line `show` prints.
+fn final_count(show_output: &str) -> String {
+    show_output
+        .lines()
+        .rfind(|l| l.starts_with("black (X) "))
+        .expect("a count line")
+        .to_string()
+}
+
+#[test]
+fn a_match_ggf_is_read_back_by_replay_show_and_analyze() {
+    let dir = scratch("match");
+    let record = dir.join("record");
+    let out = run(
+        &[
+            "match",
+            "self --depth 3",
+            "self --player greedy --seed 5",
+            "--games",
+            "1",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let ggf_path = record.join("game-0001.ggf");
+    let game = read_game(&ggf_path);
+    let positions = game.positions().expect("the match's game replays");
+    let last = *positions.last().unwrap();
+    assert!(last.is_game_over());
+    // The transcript of black's side is the same game.
+    let transcript = std::fs::read_to_string(record.join("game-0001-black.txt")).unwrap();
+    let from_transcript = reversi::record::read_games(&transcript).unwrap().remove(0);
+    let squares = |g: &GgfGame| g.moves.iter().map(|m| m.square).collect::<Vec<_>>();
+    assert_eq!(squares(&from_transcript), squares(&game));
+
+    // replay: every position of both sides asked of a fixed-depth bot,
+    // which answers legally; at the same depth as black played, black's
+    // moves come back exactly.
+    let out = run(
+        &[
+            "replay",
+            ggf_path.to_str().unwrap(),
+            "--bot",
+            "self --depth 3",
+            "--side",
+            "black",
+            "--exact",
+        ],
+        b"",
+    );
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    let black_moves = game
+        .moves
+        .iter()
+        .filter(|m| m.color == reversi_core::board::Color::Black)
+        .count();
+    assert!(
+        report.contains(&format!(
+            "the recorded move in {black_moves} of {black_moves} positions"
+        )),
+        "{report}"
+    );
+
+    // show: the same final position as the game, from GGF and transcript.
+    let (black, white) = last.colors(if game.moves.len().is_multiple_of(2) {
+        game.to_move
+    } else {
+        game.to_move.other()
+    });
+    let expected = format!(
+        "black (X) {}, white (O) {}; the game is over",
+        black.count_ones(),
+        white.count_ones()
+    );
+    for source in [
+        ggf_path.clone(),
+        record.join("game-0001-black.txt"),
+        record.join("game-0001-white.txt"),
+    ] {
+        let out = run(&["show", source.to_str().unwrap(), "--step"], b"");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(final_count(&text(&out.stdout)), expected, "{source:?}");
+    }
+
+    // analyze: a row for every move, and the GGF it writes is the same
+    // game with each move's worth.
+    let annotated = dir.join("annotated.ggf");
+    let out = run(
+        &[
+            "analyze",
+            ggf_path.to_str().unwrap(),
+            "--depth",
+            "4",
+            "--exact-from",
+            "12",
+            "--ggf",
+            annotated.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}{}", text(&out.stderr));
+    let rows = table
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert_eq!(rows, game.moves.len(), "{table}");
+    let with_evals = read_game(&annotated);
+    assert_eq!(squares(&with_evals), squares(&game));
+    assert!(with_evals
+        .moves
+        .iter()
+        .all(|m| m.eval.parse::<f64>().is_ok()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn move_lists_read_with_passes_written_or_left_out() {
+    let game = crate::util::ntest_game_with_a_pass();
+    assert_eq!(game.start(), Board::start(), "NTest's game starts as usual");
+    let dir = scratch("lists");
+    let write = |name: &str, pass: Option<&str>, separator: &str| {
+        let list: Vec<String> = game
+            .moves
+            .iter()
+            .filter_map(|m| match m.square {
+                Some(sq) => Some(sq.to_string()),
+                None => pass.map(str::to_string),
+            })
+            .collect();
+        let path = dir.join(name);
+        std::fs::write(&path, list.join(separator)).unwrap();
+        path
+    };
+    for path in [
+        write("dashes.txt", Some("--"), ""),
+        write("pa.txt", Some("PA"), " "),
+        write("none.txt", None, ""),
+    ] {
+        let text_in = std::fs::read_to_string(&path).unwrap();
+        let read = reversi::record::read_games(&text_in).unwrap().remove(0);
+        let squares = |g: &GgfGame| g.moves.iter().map(|m| m.square).collect::<Vec<_>>();
+        assert_eq!(squares(&read), squares(&game), "{path:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn analyze_names_the_move_that_lost_to_edax_and_agrees_with_solve() {
+    let path = fixture("ggf/lost-to-edax.ggf");
+    let game = read_game(&path);
+    let out = run(&["analyze", path.to_str().unwrap()], b"");
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{table}{}", text(&out.stderr));
+    // Black (our bot) lost 30-34: a losing mistake of black's is named.
+    let named: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("losing mistake: "))
+        .collect();
+    assert!(!named.is_empty(), "{table}");
+    assert!(named.iter().all(|l| l.contains("(black ")), "{table}");
+    // Every exact figure (24 empties and fewer) is the solver's.
+    let positions = game.positions().unwrap();
+    let mut obf = String::new();
+    let mut expected = Vec::new();
+    for line in table.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(number) = words.first().and_then(|w| w.parse::<usize>().ok()) else {
+            continue;
+        };
+        let board = positions[number - 1];
+        if words[4].ends_with('~') || !board.has_moves() {
+            assert!(board.empty_count() > 24 || !board.has_moves(), "{line}");
+            continue;
+        }
+        // Exact from 24 empties, and wherever the search reached the end.
+        let position = reversi::obf::ObfPosition {
+            board,
+            scores: Vec::new(),
+        };
+        obf.push_str(&position.line());
+        obf.push('\n');
+        expected.push(words[4].parse::<i32>().unwrap());
+    }
+    assert!(expected.len() >= 20, "{table}");
+    let out = run(&["solve"], obf.as_bytes());
+    let solved = text(&out.stdout);
+    assert!(out.status.success(), "{solved}{}", text(&out.stderr));
+    let scores: Vec<i32> = solved
+        .lines()
+        .filter_map(|l| l.split_once("exact ").map(|(_, rest)| rest))
+        .map(|rest| rest.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(scores, expected, "{solved}");
+}
+
+/// Chromium (or Chrome) as the tests find it; `make test` installs it.
+fn chromium() -> String {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        let found = Command::new("sh")
+            .arg("-c")
+            .arg(format!("command -v {name}"))
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if found {
+            return name.to_string();
+        }
+    }
+    panic!("no chromium: install it (`make test` does, with apt-get)");
+}
+
+/// The page's DOM after its script ran, opened at `#fragment`.
+fn dom(page: &Path, fragment: &str) -> String {
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}#{fragment}", page.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// The discs in the `#board` element of a DOM: (black, white).
+fn board_discs(dom: &str) -> (usize, usize) {
+    let start = dom.find("id=\"board\"").expect("a board");
+    // The board is followed by the graph's or the moves' heading.
+    let end = dom[start..].find("<h2").map_or(dom.len(), |i| start + i);
+    let board = &dom[start..end];
+    (
+        board.matches("disc black").count(),
+        board.matches("disc white").count(),
+    )
+}
+
+#[test]
+fn the_page_draws_the_position_chosen_and_the_graph_in_chromium() {
+    let dir = scratch("page");
+    let path = fixture("ggf/lost-to-edax.ggf");
+    let game = read_game(&path);
+    let positions = game.positions().unwrap();
+    let plain = dir.join("plain.html");
+    let analysed = dir.join("analysed.html");
+    let out = run(
+        &[
+            "show",
+            path.to_str().unwrap(),
+            "--html",
+            plain.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(
+        &[
+            "analyze",
+            path.to_str().unwrap(),
+            "--depth",
+            "4",
+            "--exact-from",
+            "10",
+            "--html",
+            analysed.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for n in [0usize, 12, 31, game.moves.len()] {
+        // Black moves first from the opening and a pass is a move of the
+        // list, so after n moves black is to move when n is even.
+        let to_move = if n.is_multiple_of(2) {
+            reversi_core::board::Color::Black
+        } else {
+            reversi_core::board::Color::White
+        };
+        let (black, white) = positions[n].colors(to_move);
+        let seen = board_discs(&dom(&plain, &n.to_string()));
+        assert_eq!(
+            seen,
+            (black.count_ones() as usize, white.count_ones() as usize),
+            "after move {n}"
+        );
+    }
+    let plain_dom = dom(&plain, "5");
+    assert!(
+        !plain_dom.contains("id=\"graph\""),
+        "no graph before analysis"
+    );
+    assert!(plain_dom.contains("after move 5,"), "the label follows");
+    let analysed_dom = dom(&analysed, "20");
+    assert!(analysed_dom.contains("id=\"graph\""));
+    assert!(analysed_dom.contains("<polyline id=\"evals\" points=\""));
+    assert!(analysed_dom.contains("data-move=\"20\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
