@@ -3,7 +3,7 @@
 CARGO ?= cargo
 BIN := target/release/reversi
 
-.PHONY: build play test quickstart lint bench perft-deep bundle clean
+.PHONY: build play test test-deps quickstart lint bench perft-deep bundle clean
 
 build:
 	$(CARGO) build --release
@@ -12,8 +12,17 @@ build:
 play: build
 	$(BIN) match self "self --player greedy --seed 1" --games 1 --show
 
-test: lint
+test: lint test-deps
 	$(CARGO) test --workspace --release
+
+# What the tests need besides Rust: Chromium, which opens the game pages
+# (`reversi show --html`) headless. Installed with apt-get where missing.
+test-deps:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  command -v google-chrome >/dev/null 2>&1 || { \
+	    echo "installing chromium (for the page tests)"; \
+	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium >/dev/null; }
 
 # Every command of the README's quick start, run as written (CI runs it too).
 quickstart:
