@@ -188,6 +188,36 @@ proptest! {
     }
 
     #[test]
+    fn game_files_in_any_form(text in prop_oneof![
+        texty(),
+        "([a-h][1-8]|--|PA|pass| ){0,70}",
+        "(> (START|DONE|BEGIN|END|TURN [a-h] [1-8]|PASS|PLACE [a-h] [1-8] [12])\n|< ([a-h] [1-8]|PASS|OK)\n|# moves: [a-h1-8-]{0,20}\n){0,30}",
+    ]) {
+        // Whatever is read is a game that replays, and renders as a page.
+        if let Ok(games) = reversi::record::read_games(&text) {
+            for game in games {
+                if game.positions().is_ok() {
+                    prop_assert!(reversi::show::html_page(&game).is_ok());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn move_lists_of_random_games_read_back(seed in any::<u64>(), plies in 0usize..60) {
+        let squares = random_game(seed, plies);
+        let list: String = squares.iter().map(|s| s.to_string()).collect();
+        let read = if list.is_empty() {
+            prop_assert!(reversi::record::move_list(&list).is_err());
+            return Ok(());
+        } else {
+            reversi::record::move_list(&list).expect("a legal game reads")
+        };
+        let played: Vec<_> = read.moves.iter().filter_map(|m| m.square).collect();
+        prop_assert_eq!(played, squares);
+    }
+
+    #[test]
     fn book_files(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let mut file = b"reversi opening book v1\n\n".to_vec();
         file.extend(&bytes);
