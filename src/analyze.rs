@@ -1,7 +1,7 @@
 //! `reversi analyze`: what each move of a recorded game cost its player,
 //! in discs, against the best move of the position: exact where the game
-//! is near its end (the solver, from `exact_from` empties), else by a deep
-//! selective search. The moves after which the result changed hands (a
+//! is near its end (the solver, from `exact_from` empties, within a time
+//! per search when one is given), else by a deep selective search. The moves after which the result changed hands (a
 //! win became a draw or a loss, a draw a loss) are the losing mistakes:
 //! where a student sees the game was lost.
 //!
@@ -10,7 +10,7 @@
 //! search reaches it from earlier positions.
 
 use crate::ggf::GgfGame;
-use crate::value::{move_value, Reach, Value};
+use crate::value::{move_value, solve_within, Reach, Value};
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
 use reversi_core::clock::Deadline;
@@ -64,8 +64,18 @@ fn outcome(value: Value) -> i32 {
 /// The best move of `board` (which has one) and its worth.
 fn best_move(searcher: &mut Searcher, board: &Board, reach: Reach) -> (Square, Value) {
     if board.empty_count() <= reach.exact_from {
-        let (square, score) = searcher.solve(board, SolveKind::Exact);
-        return (square, Value::Exact(score));
+        match reach.solve_time {
+            None => {
+                let (square, score) = searcher.solve(board, SolveKind::Exact);
+                return (square, Value::Exact(score));
+            }
+            Some(time) if board.moves().count_ones() > 1 => {
+                let mut nodes = 0;
+                let (square, value) = solve_within(searcher, board, time, &mut nodes);
+                return (square.expect("a position with moves"), value);
+            }
+            Some(_) => {}
+        }
     }
     let limits = Limits {
         stop: Stop::Depth(reach.depth),

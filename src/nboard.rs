@@ -93,6 +93,7 @@ impl Engine {
         Reach {
             depth: self.depth,
             exact_from: EXACT_EMPTIES,
+            solve_time: None,
         }
     }
 }

@@ -13,7 +13,7 @@ use reversi_core::board::Board;
 use reversi_core::clock::Deadline;
 use reversi_core::eval::DISC;
 use reversi_core::search::{Limits, ScoreKind, Searcher, Stop, MIDGAME_T};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A position's worth to the side to move, in discs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,11 +49,44 @@ impl Value {
 }
 
 /// How deep to look: exactly from `exact_from` empties on, else a
-/// selective search of `depth` plies.
+/// selective search of `depth` plies. With a `solve_time`, a solve that
+/// has not finished within it gives way to the search's estimate (a
+/// figure that then depends on the machine's speed); without one, every
+/// solve runs to its end and the figures replay exactly.
 #[derive(Clone, Copy, Debug)]
 pub struct Reach {
     pub depth: u32,
     pub exact_from: u32,
+    pub solve_time: Option<Duration>,
+}
+
+/// A search of `board` that solves it when it can: within `time` when
+/// one is given (the last finished iteration's estimate otherwise), and
+/// always to a fixed depth first. The search's best move and the worth.
+pub fn solve_within(
+    searcher: &mut Searcher,
+    board: &Board,
+    time: Duration,
+    nodes: &mut u64,
+) -> (Option<reversi_core::bitboard::Square>, Value) {
+    let limits = Limits {
+        stop: Stop::Depth(64),
+        deadline: Deadline::exactly(Instant::now(), time),
+        solver: true,
+        probcut_t: Some(MIDGAME_T),
+    };
+    let result = searcher.search(board, &limits);
+    *nodes += result.nodes;
+    (result.best, worth(&result))
+}
+
+fn worth(result: &reversi_core::search::SearchResult) -> Value {
+    match result.kind {
+        ScoreKind::Exact => Value::Exact(result.score / DISC),
+        ScoreKind::Estimate | ScoreKind::Wld => {
+            Value::Estimate(f64::from(result.score) / f64::from(DISC))
+        }
+    }
 }
 
 /// `board`'s worth to its side to move, or `None` when the search was
@@ -70,6 +103,12 @@ pub fn value(
     }
     if !board.has_moves() {
         return value(searcher, &board.pass(), reach, nodes).map(Value::flipped);
+    }
+    let several = board.moves().count_ones() > 1;
+    if let (true, true, Some(time)) = (board.empty_count() <= reach.exact_from, several, reach.solve_time) {
+        // The clock, not an interrupt (none is raised with a solve time),
+        // may stop this search: its estimate stands.
+        return Some(solve_within(searcher, board, time, nodes).1);
     }
     if board.empty_count() <= reach.exact_from {
         let before = searcher.nodes();
@@ -97,12 +136,7 @@ pub fn value(
     if searcher.was_stopped() {
         return None;
     }
-    Some(match result.kind {
-        ScoreKind::Exact => Value::Exact(result.score / DISC),
-        ScoreKind::Estimate | ScoreKind::Wld => {
-            Value::Estimate(f64::from(result.score) / f64::from(DISC))
-        }
-    })
+    Some(worth(&result))
 }
 
 /// The worth of playing `square` (`None`: passing) in `board`, to the side

@@ -175,7 +175,7 @@ fn move_lists_read_with_passes_written_or_left_out() {
 fn analyze_names_the_move_that_lost_to_edax_and_agrees_with_solve() {
     let path = fixture("ggf/lost-to-edax.ggf");
     let game = read_game(&path);
-    let out = run(&["analyze", path.to_str().unwrap()], b"");
+    let out = run(&["analyze", path.to_str().unwrap(), "--time", "0"], b"");
     let table = text(&out.stdout);
     assert!(out.status.success(), "{table}{}", text(&out.stderr));
     // Black (our bot) lost 30-34: a losing mistake of black's is named.

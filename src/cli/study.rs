@@ -10,6 +10,7 @@ use reversi_core::search::Searcher;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// The game to look at: a file and, when it holds several, which one.
 #[derive(Args, Debug)]
@@ -123,6 +124,14 @@ pub(super) fn show(args: &ShowArgs) -> Result<ExitCode, CliError> {
     }
 }
 
+/// `analyze --time`: 0, or 0.1 s to a day.
+fn solve_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s == 0.0 || (0.1..=86_400.0).contains(&s) => Ok(s),
+        _ => Err("0, or a number of seconds from 0.1 to 86400".into()),
+    }
+}
+
 /// `reversi analyze GAME`.
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -132,6 +141,11 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "E", default_value_t = 24,
           value_parser = clap::value_parser!(u32).range(0..=30))]
     exact_from: u32,
+    /// The longest a solve may take, in seconds, before its position gets
+    /// the search's estimate instead (0.1 to 86400; 0 for no limit: every
+    /// figure then replays exactly)
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = solve_seconds)]
+    time: f64,
     /// The selective search's depth before that, in plies (1 to 60)
     #[arg(long, value_name = "PLIES", default_value_t = 16,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_DEPTH)))]
@@ -153,6 +167,7 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
     let reach = Reach {
         depth: args.depth,
         exact_from: args.exact_from,
+        solve_time: (args.time > 0.0).then(|| Duration::from_secs_f64(args.time)),
     };
     let mut searcher = Searcher::new(args.hash as usize, Evaluator::Pattern);
     let total = game.moves.len();
