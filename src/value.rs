@@ -105,7 +105,11 @@ pub fn value(
         return value(searcher, &board.pass(), reach, nodes).map(Value::flipped);
     }
     let several = board.moves().count_ones() > 1;
-    if let (true, true, Some(time)) = (board.empty_count() <= reach.exact_from, several, reach.solve_time) {
+    if let (true, true, Some(time)) = (
+        board.empty_count() <= reach.exact_from,
+        several,
+        reach.solve_time,
+    ) {
         // The clock, not an interrupt (none is raised with a solve time),
         // may stop this search: its estimate stands.
         return Some(solve_within(searcher, board, time, nodes).1);

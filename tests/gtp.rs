@@ -1,6 +1,6 @@
 //! `reversi gtp`: scripted GTP sessions, every reply checked.
 
-use crate::util::{fixture, match_counts, ntest_game_with_a_pass, run, text};
+use crate::util::{clean_match, fixture, ntest_game_with_a_pass, run, text};
 
 /// The replies of a session, one string each (`= ...` or `? ...`), as
 /// the blank lines delimit them.
@@ -103,23 +103,15 @@ fn a_whole_game_with_a_pass_ends_with_its_recorded_score() {
 fn the_referee_plays_a_gtp_engine_through_the_bridge_to_the_end() {
     // Our own GTP engine as player B, from XOT openings (set up in the
     // engine by a line of moves the bridge finds to the placed discs).
-    let out = run(
-        &[
-            "match",
-            "self --depth 2",
-            "gtp:self gtp --depth 2",
-            "--games",
-            "4",
-            "--openings",
-            fixture("../../shared/data/openings/xot-small.txt")
-                .to_str()
-                .unwrap(),
-        ],
-        b"",
-    );
-    let report = text(&out.stdout);
-    assert!(out.status.success(), "{report}{}", text(&out.stderr));
-    assert!(!report.contains(" forfeits:"), "{report}");
-    let [wins, draws, losses, _] = match_counts(&report, "B");
-    assert_eq!(wins + draws + losses, 4, "{report}");
+    let openings = fixture("../../shared/data/openings/xot-small.txt");
+    let openings = openings.to_str().unwrap();
+    let args = [
+        "self --depth 2",
+        "gtp:self gtp --depth 2",
+        "--games",
+        "4",
+        "--openings",
+        openings,
+    ];
+    clean_match(&args, "B", 4);
 }

@@ -3,7 +3,7 @@
 //! does), so that a `ping` meets a search in progress only where the test
 //! means it to.
 
-use crate::util::{fixture, match_counts, ntest_game_with_a_pass, run, text, Conversation};
+use crate::util::{clean_match, fixture, ntest_game_with_a_pass, run, text, Conversation};
 use reversi_core::bitboard::{squares, Square};
 use std::time::Duration;
 
@@ -212,46 +212,32 @@ fn the_referee_plays_an_nboard_engine_through_the_bridge_to_the_end() {
     // Our own NBoard engine as player B, from XOT openings (set up in the
     // engine with `set game` from the placed discs), at depth 4.
     let openings = fixture("../../shared/data/openings/xot-small.txt");
-    let out = run(
-        &[
-            "match",
-            "self --depth 2",
-            "nboard@4:self nboard",
-            "--games",
-            "4",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
-        b"",
-    );
-    let report = text(&out.stdout);
-    assert!(out.status.success(), "{report}{}", text(&out.stderr));
-    assert!(!report.contains(" forfeits:"), "{report}");
-    let [wins, draws, losses, _] = match_counts(&report, "B");
-    assert_eq!(wins + draws + losses, 4, "{report}");
+    let openings = openings.to_str().unwrap();
+    let args = [
+        "self --depth 2",
+        "nboard@4:self nboard",
+        "--games",
+        "4",
+        "--openings",
+        openings,
+    ];
+    clean_match(&args, "B", 4);
 }
 
 #[test]
 fn engines_behind_the_bridge_keep_the_referees_clock() {
     // At 300 ms a move, our GTP and NBoard engines (clocked, not at a fixed
     // depth) hear the limit from the referee and answer within it.
-    let out = run(
-        &[
-            "match",
-            "nboard:self nboard",
-            "gtp:self gtp",
-            "--games",
-            "2",
-            "--move-time",
-            "300",
-        ],
-        b"",
-    );
-    let report = text(&out.stdout);
-    assert!(out.status.success(), "{report}{}", text(&out.stderr));
-    assert!(!report.contains(" forfeits:"), "{report}");
-    let [wins, draws, losses, forfeits] = match_counts(&report, "A");
-    assert_eq!((wins + draws + losses, forfeits), (2, 0), "{report}");
+    let args = [
+        "nboard:self nboard",
+        "gtp:self gtp",
+        "--games",
+        "2",
+        "--move-time",
+        "300",
+    ];
+    clean_match(&args, "A", 2);
+    clean_match(&args, "B", 2);
 }
 
 #[test]

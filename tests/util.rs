@@ -232,3 +232,18 @@ impl Conversation {
         (status, rest, stderr)
     }
 }
+
+/// Runs `reversi match ARGS`, checks that it succeeded with no forfeit and
+/// that `player` (`A` or `B`) played `games` games to their end, and
+/// returns the report.
+pub fn clean_match(args: &[&str], player: &str, games: u32) -> String {
+    let mut full = vec!["match"];
+    full.extend_from_slice(args);
+    let out = run(&full, b"");
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(!report.contains(" forfeits:"), "{report}");
+    let [wins, draws, losses, forfeits] = match_counts(&report, player);
+    assert_eq!((wins + draws + losses, forfeits), (games, 0), "{report}");
+    report
+}
