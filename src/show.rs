@@ -124,9 +124,18 @@ fn cells(frame: &Frame) -> String {
         .collect()
 }
 
-/// The board of one frame as HTML: 64 cells, each with its disc.
+/// The board of one frame as HTML: the files a-h above, the ranks 1-8
+/// beside, and 64 cells, each with its disc.
 fn board_html(frame: &Frame) -> String {
-    let mut out = String::from("<div id=\"board\" class=\"board\">");
+    let mut out = String::from("<div class=\"frame\"><div class=\"files\">");
+    for file in 'a'..='h' {
+        let _ = write!(out, "<span>{file}</span>");
+    }
+    out.push_str("</div><div class=\"ranks\">");
+    for rank in 1..=8 {
+        let _ = write!(out, "<span>{rank}</span>");
+    }
+    out.push_str("</div><div id=\"board\" class=\"board\">");
     for (i, c) in cells(frame).chars().enumerate() {
         let disc = match c {
             'b' => "<span class=\"disc black\"></span>",
@@ -135,7 +144,7 @@ fn board_html(frame: &Frame) -> String {
         };
         let _ = write!(out, "<div class=\"cell\" data-square=\"{i}\">{disc}</div>");
     }
-    out.push_str("</div>");
+    out.push_str("</div></div>");
     out
 }
 
@@ -186,7 +195,10 @@ fn graph_svg(frames: &[Frame]) -> Option<String> {
 }
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;color:#222}\
-.board{display:grid;grid-template-columns:repeat(8,44px);grid-template-rows:repeat(8,44px);gap:2px;\
+.frame{display:grid;grid-template-columns:18px auto;grid-template-rows:18px auto;width:max-content}\
+.files{grid-column:2;display:grid;grid-template-columns:repeat(8,46px);padding-left:4px;text-align:center;color:#555}\
+.ranks{grid-row:2;display:grid;grid-template-rows:repeat(8,46px);padding-top:4px;align-items:center;color:#555}\
+.board{grid-column:2;grid-row:2;display:grid;grid-template-columns:repeat(8,44px);grid-template-rows:repeat(8,44px);gap:2px;\
 background:#1b5e20;padding:4px;width:max-content;border-radius:4px}\
 .cell{background:#2e7d32;display:flex;align-items:center;justify-content:center}\
 .cell.last{outline:3px solid #ffeb3b;outline-offset:-3px}\

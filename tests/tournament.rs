@@ -73,6 +73,19 @@ fn knockout_with_a_crasher_and_a_late_player() {
     }
     let svg = std::fs::read_to_string(dir.join("bracket.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("Winner:"));
+    // Each pairing played links to its game's page, which is there: one
+    // link a game that counted (four pairings over three rounds with five
+    // players, the byes unlinked).
+    let links: Vec<&str> = svg
+        .split("<a href=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert_eq!(links.len(), 4, "{svg}");
+    for link in &links {
+        let page = std::fs::read_to_string(dir.join(link)).unwrap();
+        assert!(page.contains("id=\"board\""), "{link}");
+    }
     let csv = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
     assert_eq!(csv.lines().count(), 6, "{csv}");
     assert!(std::fs::read_dir(dir.join("games")).unwrap().count() >= 8);
