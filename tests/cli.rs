@@ -148,7 +148,10 @@ fn every_command_has_help_with_its_flags_and_the_version_is_printed() {
         ("play", "--depth"),
         ("match", "--games"),
         ("tournament", "--format"),
-        ("replay", "--exact"),
+        ("replay", "--side"),
+        ("show", "--html"),
+        ("analyze", "--exact-from"),
+        ("bridge", "--nboard"),
         ("perft", "--convention"),
         ("solve", "--depth-limit"),
         ("bench", "--endgame-curve"),
@@ -187,6 +190,10 @@ fn every_command_has_help_with_its_flags_and_the_version_is_printed() {
         "bundle",
         "pack",
         "bio97",
+        "show",
+        "analyze",
+        "gtp",
+        "nboard",
         "--protocol",
     ] {
         assert!(help.contains(command), "--help lacks {command}");
@@ -276,6 +283,10 @@ fn every_example_of_the_readme_exit_code_table_exits_as_it_says() {
         "pack",
         "bundle",
         "bio97",
+        "show",
+        "analyze",
+        "nboard",
+        "bridge",
     ] {
         assert!(commands.contains(command), "no row for {command}");
     }
