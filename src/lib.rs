@@ -20,6 +20,7 @@
 //! | looking at a game: the terminal, the HTML page; each move's cost | [`show`], [`analyze`] |
 //! | a position's worth by search (hints, analysis) | [`value`] |
 //! | the bot as a GTP or NBoard engine; any GTP engine as a judge-protocol program | [`gtp`], [`nboard`], [`bridge`] |
+//! | a judge-protocol program playing on the arena server | [`connect`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
 //!
@@ -36,6 +37,7 @@ pub mod book;
 pub mod bridge;
 pub mod bundle;
 pub mod cli;
+pub mod connect;
 pub mod files;
 pub mod ggf;
 pub mod gtp;

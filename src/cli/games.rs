@@ -327,3 +327,41 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
         ExitCode::from(1)
     })
 }
+
+/// `reversi connect URL --team T --game N -- CMD`.
+#[derive(Args, Debug)]
+pub struct ConnectArgs {
+    /// The server's address, as `reversi-server` prints it (http://127.0.0.1:8080)
+    url: String,
+    /// The team the program plays for
+    #[arg(long)]
+    team: String,
+    /// The team's secret [default: the REVERSI_SECRET environment variable]
+    #[arg(long, value_name = "SECRET")]
+    secret: Option<String>,
+    /// The game to play
+    #[arg(long, value_name = "ID")]
+    game: i64,
+    /// The judge-protocol program, as a shell runs it (`self` is this executable)
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, CliError> {
+    let secret = match &args.secret {
+        Some(s) => s.clone(),
+        None => std::env::var("REVERSI_SECRET")
+            .map_err(|_| super::usage("connect: give --secret or set REVERSI_SECRET"))?,
+    };
+    let options = crate::connect::Options {
+        url: args.url.clone(),
+        team: args.team.clone(),
+        secret,
+        game: args.game,
+        command: args.command.join(" "),
+    };
+    let ending =
+        crate::connect::run(options).map_err(|e| CliError::Failed(format!("connect: {e}")))?;
+    report(|out| writeln!(out, "game {}: {ending}", args.game))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -47,6 +47,8 @@ enum Command {
     Tournament(games::TournamentArgs),
     /// Feed a recorded session or game to a program and check its replies
     Replay(games::ReplayArgs),
+    /// Play a game of the arena server with a judge-protocol program
+    Connect(games::ConnectArgs),
     /// Look at a recorded game: the board move by move, or an HTML page
     Show(study::ShowArgs),
     /// What each move of a recorded game cost, and the moves that lost it
@@ -133,6 +135,7 @@ pub fn run(words: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Some(Command::Match(args)) => games::match_games(&args),
         Some(Command::Tournament(args)) => games::tournament(&args),
         Some(Command::Replay(args)) => games::replay(&args),
+        Some(Command::Connect(args)) => games::connect(&args),
         Some(Command::Show(args)) => study::show(&args),
         Some(Command::Analyze(args)) => study::analyze(&args),
         Some(Command::Perft(args)) => analysis::perft(&args),

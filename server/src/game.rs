@@ -1,0 +1,178 @@
+//! A stored game's position and what a move does to it: the referee's
+//! rules (`reversi match`) on the server's side. A move must be legal for
+//! the side to move, a pass only where it has none; anything else, or a
+//! move past the time limit, loses the game.
+
+use crate::store::GameRow;
+use reversi_core::bitboard::{squares, Square};
+use reversi_core::board::{Board, Color};
+
+/// Where a stored game stands.
+pub struct Position {
+    pub board: Board,
+    pub to_move: Color,
+    /// The moves so far (plies, passes included).
+    pub ply: usize,
+}
+
+impl Position {
+    /// Replays `row`'s moves from the start. The store only ever holds
+    /// moves this module accepted, so they replay.
+    pub fn of(row: &GameRow) -> Result<Position, String> {
+        let mut board = Board::start();
+        let mut to_move = Color::Black;
+        for (i, m) in row.moves.iter().enumerate() {
+            board = match m.as_deref().map(Square::parse) {
+                None if !board.has_moves() => board.pass(),
+                Some(Some(sq)) if board.is_legal(sq) => board.play(sq),
+                _ => {
+                    return Err(format!(
+                        "game {}: stored move {} does not replay",
+                        row.id,
+                        i + 1
+                    ))
+                }
+            };
+            to_move = to_move.other();
+        }
+        Ok(Position {
+            board,
+            to_move,
+            ply: row.moves.len(),
+        })
+    }
+
+    /// The legal moves' names (`["pass"]` when the side must pass).
+    pub fn legal(&self) -> Vec<String> {
+        if self.board.is_game_over() {
+            return Vec::new();
+        }
+        if !self.board.has_moves() {
+            return vec!["pass".into()];
+        }
+        squares(self.board.moves()).map(|s| s.to_string()).collect()
+    }
+
+    /// The board as 64 characters, a1 to h8 row by row: `b` black, `w`
+    /// white, `.` empty.
+    pub fn cells(&self) -> String {
+        let (black, white) = self.board.colors(self.to_move);
+        (0..64)
+            .map(|i| match 1u64 << i {
+                bit if black & bit != 0 => 'b',
+                bit if white & bit != 0 => 'w',
+                _ => '.',
+            })
+            .collect()
+    }
+
+    /// The result when the game is over on the board: `black 40-24`,
+    /// `white 33-31`, `draw 32-32` (discs as counted, empties not given).
+    pub fn final_result(&self) -> Option<String> {
+        if !self.board.is_game_over() {
+            return None;
+        }
+        let (black, white) = self.board.colors(self.to_move);
+        let (b, w) = (black.count_ones(), white.count_ones());
+        let who = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => "black",
+            std::cmp::Ordering::Less => "white",
+            std::cmp::Ordering::Equal => "draw",
+        };
+        Some(format!("{who} {b}-{w}"))
+    }
+}
+
+/// What a move sent by the side to move does.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Stored as `square` (`None` a pass); the game then ends with the
+    /// ending given, if it does.
+    Play {
+        square: Option<String>,
+        ending: Option<String>,
+    },
+    /// The mover loses: the ending to store.
+    Forfeit(String),
+}
+
+/// Judges `text` (`d3`, `D3`, `pass`) sent by the side to move of
+/// `position`, `elapsed_ms` after its turn was offered, with
+/// `limit_ms` allowed.
+pub fn judge(position: &Position, text: &str, elapsed_ms: i64, limit_ms: i64) -> Verdict {
+    let mover = position.to_move.name();
+    if elapsed_ms > limit_ms {
+        return Verdict::Forfeit(format!(
+            "{mover} forfeits: no move within {limit_ms} ms ({elapsed_ms} ms)"
+        ));
+    }
+    let word = text.trim().to_ascii_lowercase();
+    let board = position.board;
+    let square = match word.as_str() {
+        "pass" | "pa" if !board.has_moves() => None,
+        "pass" | "pa" => {
+            return Verdict::Forfeit(format!("{mover} forfeits: a pass with a move to play"))
+        }
+        w => match Square::parse(w) {
+            Some(sq) if board.is_legal(sq) => Some(sq),
+            Some(sq) => {
+                return Verdict::Forfeit(format!("{mover} forfeits: {sq} is not legal"));
+            }
+            None => {
+                let shown: String = text.chars().take(20).collect();
+                return Verdict::Forfeit(format!("{mover} forfeits: '{shown}' is not a move"));
+            }
+        },
+    };
+    let next = Position {
+        board: square.map_or_else(|| board.pass(), |sq| board.play(sq)),
+        to_move: position.to_move.other(),
+        ply: position.ply + 1,
+    };
+    Verdict::Play {
+        square: square.map(|s| s.to_string()),
+        ending: next.final_result(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(moves: &[&str]) -> GameRow {
+        GameRow {
+            id: 1,
+            black: "a".into(),
+            white: "b".into(),
+            move_time_ms: 1000,
+            turn_since_ms: 0,
+            moves: moves
+                .iter()
+                .map(|m| (*m != "pass").then(|| m.to_string()))
+                .collect(),
+            ending: None,
+        }
+    }
+
+    #[test]
+    fn moves_are_judged_as_the_referee_judges_them() {
+        let p = Position::of(&row(&["d3", "c5"])).unwrap();
+        assert_eq!(p.to_move, Color::Black);
+        assert!(
+            matches!(judge(&p, "F6", 10, 1000), Verdict::Play { square: Some(s), ending: None } if s == "f6")
+        );
+        assert!(
+            matches!(judge(&p, "a1", 10, 1000), Verdict::Forfeit(w) if w.contains("a1 is not legal"))
+        );
+        assert!(
+            matches!(judge(&p, "pass", 10, 1000), Verdict::Forfeit(w) if w.contains("a pass with a move"))
+        );
+        assert!(
+            matches!(judge(&p, "hello", 10, 1000), Verdict::Forfeit(w) if w.contains("'hello' is not a move"))
+        );
+        assert!(
+            matches!(judge(&p, "f6", 1001, 1000), Verdict::Forfeit(w) if w.contains("no move within 1000 ms"))
+        );
+        assert!(Position::of(&row(&["a1"])).is_err());
+    }
+}

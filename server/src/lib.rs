@@ -1,0 +1,149 @@
+//! `reversi-server`: the arena server. Teams register, the organiser
+//! creates games, remote bots play them over HTTP (`reversi connect`
+//! bridges any judge-protocol program), and every move is stored in
+//! SQLite before it is acknowledged.
+//!
+//! | concern | module |
+//! | --- | --- |
+//! | storage, schema migrations | [`store`] |
+//! | a stored game's position and the referee's rules | [`game`] |
+//! | team secrets, hashed | [`secret`] |
+//! | the HTTP API | [`api`] |
+//!
+//! Dependencies point one way: `reversi-core` <- game <- api, store <- api.
+
+pub mod api;
+pub mod game;
+pub mod secret;
+pub mod store;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::Router;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+
+/// The largest request body taken (a move or a registration is tiny).
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// How often games whose side to move has run out of time are ended.
+const SWEEP_EVERY: Duration = Duration::from_millis(50);
+
+/// Milliseconds since the epoch.
+#[must_use]
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The server's state.
+pub struct App {
+    pub store: Store,
+    /// The organiser's token; `None`: the organiser's calls are refused.
+    admin_token: Option<String>,
+    pub checked: secret::Checked,
+    /// Raised after every stored move or ending, for the turns waiting.
+    pub moved: tokio::sync::Notify,
+}
+
+impl App {
+    #[must_use]
+    pub fn new(store: Store, admin_token: Option<String>) -> App {
+        App {
+            store,
+            admin_token,
+            checked: secret::Checked::default(),
+            moved: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn check_admin(&self, headers: &HeaderMap) -> Result<(), api::Refusal> {
+        let given = headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        match (&self.admin_token, given) {
+            (Some(token), Some(given)) if same(token.as_bytes(), given.as_bytes()) => Ok(()),
+            (None, _) => Err(api_refusal(
+                StatusCode::FORBIDDEN,
+                "this server has no organiser token",
+            )),
+            _ => Err(api_refusal(
+                StatusCode::UNAUTHORIZED,
+                "wrong organiser token",
+            )),
+        }
+    }
+}
+
+fn api_refusal(status: StatusCode, why: &str) -> api::Refusal {
+    api::Refusal::new(status, why)
+}
+
+/// Compares in time that does not depend on where the bytes differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/api/teams", post(api::register))
+        .route("/api/games", post(api::create_game))
+        .route("/api/games/{id}", get(api::show_game))
+        .route("/api/games/{id}/turn", get(api::turn))
+        .route("/api/games/{id}/move", post(api::play))
+        .fallback(api::not_found)
+        // The length a request declares is checked before its body is read.
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// Ends, every [`SWEEP_EVERY`], the games whose side to move has let its
+/// time run out: a bot that stops answering loses as it would under our
+/// referee, without anyone having to ask.
+pub async fn sweep_late_games(app: Arc<App>) {
+    loop {
+        tokio::time::sleep(SWEEP_EVERY).await;
+        let worker = Arc::clone(&app);
+        let ended = tokio::task::spawn_blocking(move || end_late_games(&worker))
+            .await
+            .unwrap_or(0);
+        if ended > 0 {
+            app.moved.notify_waiters();
+        }
+    }
+}
+
+fn end_late_games(app: &App) -> usize {
+    let Ok(ids) = app.store.games_in_progress() else {
+        return 0;
+    };
+    let now = now_ms();
+    let mut ended = 0;
+    for id in ids {
+        let Ok(Some(row)) = app.store.game(id) else {
+            continue;
+        };
+        let late = now - row.turn_since_ms;
+        if late <= row.move_time_ms {
+            continue;
+        }
+        let Ok(position) = game::Position::of(&row) else {
+            continue;
+        };
+        let ending = format!(
+            "{} forfeits: no move within {} ms",
+            position.to_move.name(),
+            row.move_time_ms
+        );
+        if app.store.end(id, position.ply, &ending).is_ok() {
+            ended += 1;
+        }
+    }
+    ended
+}

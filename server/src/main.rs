@@ -1,0 +1,88 @@
+//! `reversi-server --addr 127.0.0.1:8080 --db FILE`: see the crate's doc.
+
+use clap::Parser;
+use reversi_server::store::Store;
+use reversi_server::{now_ms, router, sweep_late_games, App};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The arena server: teams register, the organiser creates games, remote
+/// bots play them over HTTP; every move is stored before it is answered.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// Where to listen (port 0: any free one; the address is printed)
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// The SQLite database, created if missing
+    #[arg(long, value_name = "FILE", default_value = "arena.db")]
+    db: PathBuf,
+    /// A file holding the organiser's token (else REVERSI_ADMIN_TOKEN; without either, no games can be created)
+    #[arg(long, value_name = "FILE")]
+    admin_token_file: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let first = e.to_string();
+            let line = first
+                .lines()
+                .next()
+                .unwrap_or("bad usage")
+                .trim_start_matches("error: ");
+            eprintln!("reversi-server: {line} (see --help)");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("reversi-server: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let token = match &args.admin_token_file {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .trim()
+                .to_string(),
+        ),
+        None => std::env::var("REVERSI_ADMIN_TOKEN").ok(),
+    }
+    .filter(|t| !t.is_empty());
+    let store = Store::open(&args.db)?;
+    // The games in progress offer their turns anew: nobody loses on time
+    // for the server's absence.
+    let resumed = store.restart_clocks(now_ms()).map_err(|e| e.to_string())?;
+    let app = Arc::new(App::new(store, token));
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&args.addr)
+            .await
+            .map_err(|e| format!("{}: {e}", args.addr))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        // Whoever started the server may stop reading its output.
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "listening on http://{addr}");
+        if resumed > 0 {
+            let _ = writeln!(out, "resumed {resumed} game(s) in progress");
+        }
+        let _ = out.flush();
+        tokio::spawn(sweep_late_games(Arc::clone(&app)));
+        axum::serve(listener, router(app))
+            .await
+            .map_err(|e| e.to_string())
+    })
+}
