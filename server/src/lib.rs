@@ -9,11 +9,16 @@
 //! | a stored game's position and the referee's rules | [`game`] |
 //! | team secrets, hashed | [`secret`] |
 //! | the HTTP API | [`api`] |
+//! | the web pages: the games, each game's page and GGF | [`pages`] |
+//! | a limit on each client's requests | [`rate`] |
 //!
-//! Dependencies point one way: `reversi-core` <- game <- api, store <- api.
+//! Dependencies point one way: `reversi-core` <- `reversi` (the tools:
+//! GGF, the game page) <- this crate; within it store, game <- api, pages.
 
 pub mod api;
 pub mod game;
+pub mod pages;
+pub mod rate;
 pub mod secret;
 pub mod store;
 
@@ -47,6 +52,7 @@ pub struct App {
     pub checked: secret::Checked,
     /// Raised after every stored move or ending, for the turns waiting.
     pub moved: tokio::sync::Notify,
+    pub rate: rate::Limiter,
 }
 
 impl App {
@@ -57,6 +63,7 @@ impl App {
             admin_token,
             checked: secret::Checked::default(),
             moved: tokio::sync::Notify::new(),
+            rate: rate::Limiter::default(),
         }
     }
 
@@ -88,9 +95,14 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The routes.
+/// The routes. Served with the client's address
+/// (`into_make_service_with_connect_info::<SocketAddr>`), which the rate
+/// limit needs.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
+        .route("/", get(pages::index))
+        .route("/games/{id}", get(pages::game_page))
+        .route("/games/{id}/ggf", get(pages::game_ggf))
         .route("/api/teams", post(api::register))
         .route("/api/games", post(api::create_game))
         .route("/api/games/{id}", get(api::show_game))
@@ -100,6 +112,10 @@ pub fn router(app: Arc<App>) -> Router {
         // The length a request declares is checked before its body is read.
         .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            rate::limit,
+        ))
         .with_state(app)
 }
 

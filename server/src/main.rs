@@ -81,7 +81,8 @@ fn run(args: &Args) -> Result<(), String> {
         }
         let _ = out.flush();
         tokio::spawn(sweep_late_games(Arc::clone(&app)));
-        axum::serve(listener, router(app))
+        let service = router(app).into_make_service_with_connect_info::<std::net::SocketAddr>();
+        axum::serve(listener, service)
             .await
             .map_err(|e| e.to_string())
     })

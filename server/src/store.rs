@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// The migrations, in order; a database at version N has run the first N.
-const MIGRATIONS: &[&str] = &[
+pub const MIGRATIONS: &[&str] = &[
     // 1: teams, games and their moves.
     "CREATE TABLE teams (
         name TEXT PRIMARY KEY,
@@ -215,6 +215,25 @@ impl Store {
         Ok(())
     }
 
+    /// The `limit` newest games, newest first.
+    pub fn recent_games(&self, limit: usize) -> Result<Vec<GameRow>, StoreError> {
+        let ids: Vec<i64> = {
+            let conn = self.conn();
+            let mut query = conn.prepare("SELECT id FROM games ORDER BY id DESC LIMIT ?1")?;
+            let ids = query
+                .query_map(params![limit as i64], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            ids
+        };
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(game) = self.game(id)? {
+                games.push(game);
+            }
+        }
+        Ok(games)
+    }
+
     /// The games not yet ended.
     pub fn games_in_progress(&self) -> Result<Vec<i64>, StoreError> {
         let conn = self.conn();
@@ -272,54 +291,4 @@ fn migrate(conn: &Connection) -> rusqlite::Result<()> {
         ))?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scratch() -> std::path::PathBuf {
-        let path = std::env::temp_dir().join(format!(
-            "reversi-store-{}-{}.db",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        let _ = std::fs::remove_file(&path);
-        path
-    }
-
-    #[test]
-    fn migrates_once_and_plays_moves_in_order() {
-        let path = scratch();
-        let store = Store::open(&path).unwrap();
-        assert_eq!(store.version().unwrap(), MIGRATIONS.len());
-        store.add_team("a", "h1", 0).unwrap();
-        store.add_team("b", "h2", 0).unwrap();
-        assert_eq!(store.add_team("a", "h3", 0), Err(StoreError::Exists));
-        let id = store.create_game("a", "b", 1000, 5).unwrap();
-        store.play(id, 0, Some("d3"), None, 10).unwrap();
-        // The same ply again, or a ply ahead: stale, nothing stored.
-        assert_eq!(
-            store.play(id, 0, Some("c5"), None, 11),
-            Err(StoreError::Stale)
-        );
-        assert_eq!(
-            store.play(id, 2, Some("c5"), None, 11),
-            Err(StoreError::Stale)
-        );
-        store.play(id, 1, None, Some("done"), 12).unwrap();
-        assert_eq!(
-            store.play(id, 2, Some("c5"), None, 13),
-            Err(StoreError::Stale)
-        );
-        drop(store);
-        // Reopened: the same game, no migration run twice.
-        let store = Store::open(&path).unwrap();
-        assert_eq!(store.version().unwrap(), MIGRATIONS.len());
-        let game = store.game(id).unwrap().unwrap();
-        assert_eq!(game.moves, vec![Some("d3".to_string()), None]);
-        assert_eq!(game.ending.as_deref(), Some("done"));
-        assert_eq!(game.turn_since_ms, 12);
-        let _ = std::fs::remove_file(&path);
-    }
 }

@@ -17,15 +17,15 @@ fn server_bin() -> &'static str {
     env!("CARGO_BIN_EXE_reversi-server")
 }
 
-/// The tools' binary, built beside the server's by `cargo test --workspace`.
+/// The tools' binary: beside the server's, or the release build (`make
+/// test` builds it before the server's tests run in the test profile).
 fn reversi_bin() -> PathBuf {
-    let path = Path::new(server_bin()).with_file_name("reversi");
-    assert!(
-        path.exists(),
-        "{} missing: build the workspace (`cargo build --release`) first",
-        path.display()
-    );
-    path
+    let here = Path::new(server_bin()).with_file_name("reversi");
+    let release = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/reversi");
+    [here, release]
+        .into_iter()
+        .find(|p| p.exists())
+        .expect("no reversi binary: `cargo build --release` first")
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -381,4 +381,104 @@ fn a_killed_server_restarts_and_the_game_goes_on() {
         "the moves stored before the kill stand"
     );
     assert!(a.contains(&format!("game {id}: ")) && b.contains(&format!("game {id}: ")));
+}
+
+/// Chromium (or Chrome), as `make test` installs it.
+fn chromium() -> String {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        let found = Command::new("sh")
+            .arg("-c")
+            .arg(format!("command -v {name}"))
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if found {
+            return name.to_string();
+        }
+    }
+    panic!("no chromium: install it (`make test` does, with apt-get)");
+}
+
+#[test]
+fn the_game_page_shows_the_board_after_a_move_and_the_ggf_downloads() {
+    let dir = scratch("page");
+    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    register(&s, "alpha", "alpha-secret");
+    register(&s, "beta", "beta-secret");
+    let id = new_game(&s, "alpha", "beta", 600_000);
+    let alpha = [("x-team", "alpha"), ("x-secret", "alpha-secret")];
+    let (got, reply) = call(
+        &format!("{}/api/games/{id}/move", s.url),
+        "POST",
+        &alpha,
+        Some("{\"move\":\"d3\"}"),
+    );
+    assert_eq!(got, 200, "{reply}");
+    // The live page in headless Chromium, after its script ran: black's
+    // four discs and white's one after d3, and the game still going on.
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ])
+        .arg(format!("{}/games/{id}", s.url))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let start = dom.find("id=\"board\"").expect("a board");
+    let end = dom[start..].find("<h2").map_or(dom.len(), |i| start + i);
+    let board = &dom[start..end];
+    assert_eq!(board.matches("disc black").count(), 4, "{board}");
+    assert_eq!(board.matches("disc white").count(), 1, "{board}");
+    assert!(dom.contains("in progress"), "{dom}");
+    assert!(dom.contains(&format!("/games/{id}/ggf")));
+    // The list links to it; the GGF reads back to the same move.
+    let index = agent()
+        .get(&format!("{}/", s.url))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    assert!(
+        index.contains(&format!("<a href=\"/games/{id}\">")),
+        "{index}"
+    );
+    let ggf = agent()
+        .get(&format!("{}/games/{id}/ggf", s.url))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    let games = reversi::ggf::parse(&ggf).expect("GGF");
+    assert_eq!(games[0].moves.len(), 1);
+    assert_eq!(games[0].tag("PB"), Some("alpha"));
+}
+
+#[test]
+fn a_client_that_floods_is_slowed_down() {
+    let dir = scratch("flood");
+    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let url = format!("{}/api/games/1", s.url);
+    let agent = agent();
+    let mut statuses = std::collections::BTreeMap::new();
+    for _ in 0..1000 {
+        let status = agent.get(&url).call().expect("an answer").status().as_u16();
+        *statuses.entry(status).or_insert(0) += 1;
+    }
+    // No game 1: 404 while the bucket lasts, then 429.
+    assert!(
+        statuses.get(&404).is_some_and(|&n| n >= 200),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.get(&429).is_some_and(|&n| n >= 100),
+        "{statuses:?}"
+    );
+    // A second later the client is served again.
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(agent.get(&url).call().unwrap().status().as_u16(), 404);
 }

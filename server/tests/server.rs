@@ -1,0 +1,5 @@
+//! The server's tests, in one binary: its modules on their own, then the
+//! server as a user meets it.
+
+mod remote;
+mod units;

@@ -1,0 +1,129 @@
+//! The server's modules on their own (their tests live here, with the
+//! end-to-end ones, so that the release profile links one test binary).
+
+mod store {
+    use reversi_server::store::{Store, StoreError, MIGRATIONS};
+
+    fn scratch() -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!(
+            "reversi-store-{}-{}.db",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    #[test]
+    fn migrates_once_and_plays_moves_in_order() {
+        let path = scratch();
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.version().unwrap(), MIGRATIONS.len());
+        store.add_team("a", "h1", 0).unwrap();
+        store.add_team("b", "h2", 0).unwrap();
+        assert_eq!(store.add_team("a", "h3", 0), Err(StoreError::Exists));
+        let id = store.create_game("a", "b", 1000, 5).unwrap();
+        store.play(id, 0, Some("d3"), None, 10).unwrap();
+        // The same ply again, or a ply ahead: stale, nothing stored.
+        assert_eq!(
+            store.play(id, 0, Some("c5"), None, 11),
+            Err(StoreError::Stale)
+        );
+        assert_eq!(
+            store.play(id, 2, Some("c5"), None, 11),
+            Err(StoreError::Stale)
+        );
+        store.play(id, 1, None, Some("done"), 12).unwrap();
+        assert_eq!(
+            store.play(id, 2, Some("c5"), None, 13),
+            Err(StoreError::Stale)
+        );
+        drop(store);
+        // Reopened: the same game, no migration run twice.
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.version().unwrap(), MIGRATIONS.len());
+        let game = store.game(id).unwrap().unwrap();
+        assert_eq!(game.moves, vec![Some("d3".to_string()), None]);
+        assert_eq!(game.ending.as_deref(), Some("done"));
+        assert_eq!(game.turn_since_ms, 12);
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+mod game {
+    use reversi_core::board::Color;
+    use reversi_server::game::{judge, Position, Verdict};
+    use reversi_server::store::GameRow;
+
+    fn row(moves: &[&str]) -> GameRow {
+        GameRow {
+            id: 1,
+            black: "a".into(),
+            white: "b".into(),
+            move_time_ms: 1000,
+            turn_since_ms: 0,
+            moves: moves
+                .iter()
+                .map(|m| (*m != "pass").then(|| m.to_string()))
+                .collect(),
+            ending: None,
+        }
+    }
+
+    #[test]
+    fn moves_are_judged_as_the_referee_judges_them() {
+        let p = Position::of(&row(&["d3", "c5"])).unwrap();
+        assert_eq!(p.to_move, Color::Black);
+        assert!(
+            matches!(judge(&p, "F6", 10, 1000), Verdict::Play { square: Some(s), ending: None } if s == "f6")
+        );
+        assert!(
+            matches!(judge(&p, "a1", 10, 1000), Verdict::Forfeit(w) if w.contains("a1 is not legal"))
+        );
+        assert!(
+            matches!(judge(&p, "pass", 10, 1000), Verdict::Forfeit(w) if w.contains("a pass with a move"))
+        );
+        assert!(
+            matches!(judge(&p, "hello", 10, 1000), Verdict::Forfeit(w) if w.contains("'hello' is not a move"))
+        );
+        assert!(
+            matches!(judge(&p, "f6", 1001, 1000), Verdict::Forfeit(w) if w.contains("no move within 1000 ms"))
+        );
+        assert!(Position::of(&row(&["a1"])).is_err());
+    }
+}
+
+mod secret {
+    use reversi_server::secret::{hash, matches};
+
+    #[test]
+    fn a_hash_checks_its_secret_and_no_other() {
+        let stored = hash("s3cret").unwrap();
+        assert!(!stored.contains("s3cret"));
+        assert!(matches("s3cret", &stored));
+        assert!(!matches("s3cre", &stored));
+        assert!(!matches("s3cret", "not a hash"));
+        assert_ne!(hash("s3cret").unwrap(), stored, "a salt each");
+    }
+}
+
+mod rate {
+    use reversi_server::rate::{Limiter, BURST};
+    use std::net::IpAddr;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_bucket_empties_and_refills() {
+        let limiter = Limiter::default();
+        let client: IpAddr = "127.0.0.1".parse().unwrap();
+        let other: IpAddr = "127.0.0.2".parse().unwrap();
+        let now = Instant::now();
+        let taken = (0..1000).filter(|_| limiter.take(client, now)).count();
+        assert_eq!(taken, BURST as usize);
+        assert!(limiter.take(other, now), "another client is served");
+        assert!(
+            limiter.take(client, now + Duration::from_millis(20)),
+            "refilled"
+        );
+    }
+}
