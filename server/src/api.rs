@@ -8,7 +8,7 @@
 //! | `POST /api/teams` `{"name","secret"}` | anyone | registers a team (201) |
 //! | `POST /api/games` `{"black","white","move_time_ms"}` | organiser | creates a game (201, `{"id"}`) |
 //! | `GET /api/games/{id}` | anyone | the game: players, moves, board, side to move, legal moves, ending |
-//! | `GET /api/games/{id}/turn?wait=S` | a player | waits up to S s (at most 30) for its turn or the end: the game, with `"your_turn"` |
+//! | `GET /api/games/{id}/turn?wait=S` | a player | waits up to S s (at most 30) for its turn or the end: the game, with `"your_turn"`; [`crate::MAX_WAITS`] of a team's at once |
 //! | `POST /api/games/{id}/move` `{"move"}` | the side to move | judged and stored, then answered: the game after it |
 
 use crate::game::{judge, Position, Verdict};
@@ -250,6 +250,15 @@ pub async fn turn(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let team = team_of(&app, &headers).await?;
+    let _waiting = app.waits.enter(&team).ok_or_else(|| {
+        refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "{} turn requests of '{team}' wait already",
+                crate::MAX_WAITS
+            ),
+        )
+    })?;
     let deadline = tokio::time::Instant::now()
         + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
     loop {

@@ -33,6 +33,10 @@ use store::Store;
 /// The largest request body taken (a move or a registration is tiny).
 pub const MAX_BODY: usize = 16 * 1024;
 
+/// The most turn requests of one team that may wait at once (a bot
+/// needs one a game it plays).
+pub const MAX_WAITS: usize = 16;
+
 /// How often games whose side to move has run out of time are ended.
 const SWEEP_EVERY: Duration = Duration::from_millis(50);
 
@@ -53,6 +57,45 @@ pub struct App {
     /// Raised after every stored move or ending, for the turns waiting.
     pub moved: tokio::sync::Notify,
     pub rate: rate::Limiter,
+    pub waits: Waits,
+}
+
+/// The turn requests waiting, by team.
+#[derive(Default)]
+pub struct Waits(std::sync::Mutex<std::collections::HashMap<String, usize>>);
+
+/// One waiting request, counted until it is dropped.
+pub struct Waiting<'a> {
+    waits: &'a Waits,
+    team: String,
+}
+
+impl Waits {
+    /// Counts a request of `team`'s in, unless [`MAX_WAITS`] wait already.
+    pub fn enter(&self, team: &str) -> Option<Waiting<'_>> {
+        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let count = counts.entry(team.to_string()).or_insert(0);
+        if *count >= MAX_WAITS {
+            return None;
+        }
+        *count += 1;
+        Some(Waiting {
+            waits: self,
+            team: team.to_string(),
+        })
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        let mut counts = self.waits.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = counts.get_mut(&self.team) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.team);
+            }
+        }
+    }
 }
 
 impl App {
@@ -64,6 +107,7 @@ impl App {
             checked: secret::Checked::default(),
             moved: tokio::sync::Notify::new(),
             rate: rate::Limiter::default(),
+            waits: Waits::default(),
         }
     }
 

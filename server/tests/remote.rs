@@ -482,3 +482,48 @@ fn a_client_that_floods_is_slowed_down() {
     std::thread::sleep(Duration::from_secs(1));
     assert_eq!(agent.get(&url).call().unwrap().status().as_u16(), 404);
 }
+
+#[test]
+fn a_team_may_keep_only_so_many_turn_requests_waiting() {
+    let dir = scratch("waits");
+    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    register(&s, "alpha", "alpha-secret");
+    register(&s, "beta", "beta-secret");
+    let id = new_game(&s, "alpha", "beta", 600_000);
+    // White waits for its turn, which does not come: 16 may wait, the
+    // rest are told at once.
+    let url = format!("{}/api/games/{id}/turn?wait=3", s.url);
+    let waiting: Vec<_> = (0..20)
+        .map(|_| {
+            let url = url.clone();
+            std::thread::spawn(move || {
+                call(
+                    &url,
+                    "GET",
+                    &[("x-team", "beta"), ("x-secret", "beta-secret")],
+                    None,
+                )
+                .0
+            })
+        })
+        .collect();
+    let statuses: Vec<u16> = waiting.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 200).count(),
+        16,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 429).count(),
+        4,
+        "{statuses:?}"
+    );
+    // Once they are answered, the team may wait again.
+    let (status, reply) = call(
+        &url,
+        "GET",
+        &[("x-team", "beta"), ("x-secret", "beta-secret")],
+        None,
+    );
+    assert_eq!((status, reply["your_turn"].clone()), (200, json!(false)));
+}
