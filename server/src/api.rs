@@ -101,9 +101,20 @@ pub async fn register(
             format!("a secret is 8 to {MAX_SECRET} bytes"),
         ));
     }
+    let secret = team.secret.clone();
+    let hashed = app
+        .hashers
+        .run(move || crate::secret::hash(&secret))
+        .await
+        .ok_or_else(|| {
+            refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the hashing threads are gone",
+            )
+        })?
+        .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    let app = Arc::clone(&app);
     blocking(move || {
-        let hashed = crate::secret::hash(&team.secret)
-            .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         app.store.add_team(&team.name, &hashed, now_ms())?;
         Ok((StatusCode::CREATED, Json(json!({ "name": team.name }))).into_response())
     })
@@ -213,18 +224,25 @@ async fn team_of(app: &Arc<App>, headers: &HeaderMap) -> Result<String, Refusal>
     if app.checked.known(&team, &secret) {
         return Ok(team);
     }
-    let app = Arc::clone(app);
-    blocking(move || {
-        let stored = app.store.secret_hash(&team)?;
-        match stored {
-            Some(hash) if crate::secret::matches(&secret, &hash) => {
-                app.checked.remember(&team, &secret);
-                Ok(team)
+    let worker = Arc::clone(app);
+    app.hashers
+        .run(move || {
+            let stored = worker.store.secret_hash(&team)?;
+            match stored {
+                Some(hash) if crate::secret::matches(&secret, &hash) => {
+                    worker.checked.remember(&team, &secret);
+                    Ok(team)
+                }
+                _ => Err(refuse(StatusCode::UNAUTHORIZED, "wrong team or secret")),
             }
-            _ => Err(refuse(StatusCode::UNAUTHORIZED, "wrong team or secret")),
-        }
-    })
-    .await
+        })
+        .await
+        .unwrap_or_else(|| {
+            Err(refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the hashing threads are gone",
+            ))
+        })
 }
 
 fn player_of(row: &GameRow, team: &str) -> Result<(), Refusal> {

@@ -58,7 +58,14 @@ pub struct App {
     pub moved: tokio::sync::Notify,
     pub rate: rate::Limiter,
     pub waits: Waits,
+    /// Argon2 runs here, two at a time: each takes 19 MB and tens of
+    /// milliseconds, and a burst of first requests (or of wrong secrets)
+    /// would otherwise take memory without bound.
+    pub hashers: secret::Hashers,
 }
+
+/// Argon2 computations at once.
+pub const HASHING_AT_ONCE: usize = 2;
 
 /// The turn requests waiting, by team.
 #[derive(Default)]
@@ -100,14 +107,15 @@ impl Drop for Waiting<'_> {
 
 impl App {
     #[must_use]
-    pub fn new(store: Store, admin_token: Option<String>) -> App {
+    pub fn new(store: Store, admin_token: Option<String>, rate: rate::Limiter) -> App {
         App {
             store,
             admin_token,
             checked: secret::Checked::default(),
             moved: tokio::sync::Notify::new(),
-            rate: rate::Limiter::default(),
+            rate,
             waits: Waits::default(),
+            hashers: secret::Hashers::new(HASHING_AT_ONCE),
         }
     }
 

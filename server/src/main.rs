@@ -19,6 +19,10 @@ struct Args {
     /// The SQLite database, created if missing
     #[arg(long, value_name = "FILE", default_value = "arena.db")]
     db: PathBuf,
+    /// Requests a second one client address may make (twice that at once); 0: no limit (1 to 1,000,000)
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    rate: u64,
     /// A file holding the organiser's token (else REVERSI_ADMIN_TOKEN; without either, no games can be created)
     #[arg(long, value_name = "FILE")]
     admin_token_file: Option<PathBuf>,
@@ -66,7 +70,12 @@ fn run(args: &Args) -> Result<(), String> {
     // The games in progress offer their turns anew: nobody loses on time
     // for the server's absence.
     let resumed = store.restart_clocks(now_ms()).map_err(|e| e.to_string())?;
-    let app = Arc::new(App::new(store, token));
+    let limit = (args.rate > 0).then_some(args.rate as f64);
+    let app = Arc::new(App::new(
+        store,
+        token,
+        reversi_server::rate::Limiter::new(limit),
+    ));
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.addr)
