@@ -281,7 +281,8 @@ pub async fn turn(
         + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
     loop {
         // Listen before looking, so that no move slips in between.
-        let changed = app.moved.notified();
+        let signal = app.moved.of(id);
+        let changed = signal.notified();
         let row = load(&app, id).await?;
         player_of(&row, &team)?;
         let value = game_json(&row, Some(&team))?;
@@ -341,8 +342,11 @@ pub async fn play(
         Ok(())
     })
     .await?;
-    app.moved.notify_waiters();
+    app.moved.raise(id);
     let row = load(&app, id).await?;
+    if row.ending.is_some() {
+        app.moved.forget(id);
+    }
     Ok(Json(game_json(&row, Some(&team))?))
 }
 

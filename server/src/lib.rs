@@ -54,8 +54,11 @@ pub struct App {
     /// The organiser's token; `None`: the organiser's calls are refused.
     admin_token: Option<String>,
     pub checked: secret::Checked,
-    /// Raised after every stored move or ending, for the turns waiting.
-    pub moved: tokio::sync::Notify,
+    /// Raised after every stored move or ending of a game, for the turn
+    /// requests waiting on that game (only those: one signal for all
+    /// games woke every waiting request on every move, and under 200
+    /// games at once the reloads starved the turns).
+    pub moved: Signals,
     pub rate: rate::Limiter,
     pub waits: Waits,
     /// Argon2 runs here, two at a time: each takes 19 MB and tens of
@@ -66,6 +69,36 @@ pub struct App {
 
 /// Argon2 computations at once.
 pub const HASHING_AT_ONCE: usize = 2;
+
+/// One signal a game, made when first waited on.
+#[derive(Default)]
+pub struct Signals(std::sync::Mutex<std::collections::HashMap<i64, Arc<tokio::sync::Notify>>>);
+
+impl Signals {
+    /// Game `id`'s signal.
+    pub fn of(&self, id: i64) -> Arc<tokio::sync::Notify> {
+        let mut signals = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(signals.entry(id).or_default())
+    }
+
+    /// Wakes the requests waiting on game `id`.
+    pub fn raise(&self, id: i64) {
+        let signal = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .cloned();
+        if let Some(signal) = signal {
+            signal.notify_waiters();
+        }
+    }
+
+    /// Forgets game `id`'s signal (the game ended; late waiters make a new one).
+    pub fn forget(&self, id: i64) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+    }
+}
 
 /// The turn requests waiting, by team.
 #[derive(Default)]
@@ -112,7 +145,7 @@ impl App {
             store,
             admin_token,
             checked: secret::Checked::default(),
-            moved: tokio::sync::Notify::new(),
+            moved: Signals::default(),
             rate,
             waits: Waits::default(),
             hashers: secret::Hashers::new(HASHING_AT_ONCE),
@@ -180,19 +213,21 @@ pub async fn sweep_late_games(app: Arc<App>) {
         let worker = Arc::clone(&app);
         let ended = tokio::task::spawn_blocking(move || end_late_games(&worker))
             .await
-            .unwrap_or(0);
-        if ended > 0 {
-            app.moved.notify_waiters();
+            .unwrap_or_default();
+        for id in ended {
+            app.moved.raise(id);
+            app.moved.forget(id);
         }
     }
 }
 
-fn end_late_games(app: &App) -> usize {
+/// Ends the games whose side to move is out of time; returns them.
+fn end_late_games(app: &App) -> Vec<i64> {
     let Ok(ids) = app.store.games_in_progress() else {
-        return 0;
+        return Vec::new();
     };
     let now = now_ms();
-    let mut ended = 0;
+    let mut ended = Vec::new();
     for id in ids {
         let Ok(Some(row)) = app.store.game(id) else {
             continue;
@@ -210,7 +245,7 @@ fn end_late_games(app: &App) -> usize {
             row.move_time_ms
         );
         if app.store.end(id, position.ply, &ending).is_ok() {
-            ended += 1;
+            ended.push(id);
         }
     }
     ended
