@@ -14,8 +14,7 @@ use crate::value::{move_value, solve_within, Reach, Value};
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
 use reversi_core::clock::Deadline;
-use reversi_core::eval::DISC;
-use reversi_core::search::{Limits, ScoreKind, Searcher, SolveKind, Stop, MIDGAME_T};
+use reversi_core::search::{Limits, Searcher, SolveKind, Stop, MIDGAME_T};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -92,13 +91,7 @@ fn best_move(searcher: &mut Searcher, board: &Board, reach: Reach) -> (Square, V
             .expect("no interrupt here");
         return (square, value);
     }
-    let value = match result.kind {
-        ScoreKind::Exact => Value::Exact(result.score / DISC),
-        ScoreKind::Estimate | ScoreKind::Wld => {
-            Value::Estimate(f64::from(result.score) / f64::from(DISC))
-        }
-    };
-    (square, value)
+    (square, Value::of(&result))
 }
 
 /// Every move of `game`, last first searched, reported in order.

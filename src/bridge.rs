@@ -18,7 +18,7 @@ use crate::arena::program::resolve_self;
 use crate::ggf::GgfGame;
 use reversi_core::bitboard::{squares, Square};
 use reversi_core::board::{Board, Color};
-use reversi_core::protocol::{parse, Command, Owner};
+use reversi_core::protocol::{parse, Command, MoveReply, Owner};
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 
@@ -379,13 +379,7 @@ pub fn run(
         if let Some(m) = opponent_move {
             engine.play(us.other(), m)?;
         }
-        let answer = match engine.genmove(us)? {
-            None => "PASS".to_string(),
-            Some(square) => {
-                let name = square.to_string();
-                format!("{} {}", &name[..1], &name[1..])
-            }
-        };
+        let answer = engine.genmove(us)?.map_or(MoveReply::Pass, MoveReply::Play);
         writeln!(output, "{answer}")?;
         output.flush()?;
     }

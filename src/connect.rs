@@ -87,15 +87,6 @@ impl Server {
     }
 }
 
-/// `d3` as the judge writes it: `d 3`.
-fn judge_square(name: &str) -> String {
-    let mut chars = name.chars();
-    match (chars.next(), chars.next()) {
-        (Some(file), Some(rank)) => format!("{file} {rank}"),
-        _ => name.to_string(),
-    }
-}
-
 /// A judge-protocol reply as the server takes a move: `d 3` -> `d3`,
 /// `PASS` -> `pass`; anything else as it was (the server refuses it).
 fn server_move(reply: &str) -> String {
@@ -205,8 +196,11 @@ pub fn run(options: Options) -> Result<String, String> {
                     "game {id}: our turn, but no move of the opponent's"
                 ))
             }
-            Some(m) if m == "pass" => "PASS".to_string(),
-            Some(m) => format!("TURN {}", judge_square(m)),
+            Some(m) if m == "pass" => Command::Pass.to_string(),
+            Some(m) => match Square::parse(m) {
+                Some(sq) => Command::Turn(sq).to_string(),
+                None => return Err(format!("game {id}: the server shows the move '{m}'")),
+            },
         };
         relayed = moves.len();
         let sent = program

@@ -91,7 +91,8 @@ pub fn text_frame(frame: &Frame) -> String {
 }
 
 /// `&`, `<`, `>`, `"` and `'` written as HTML entities.
-fn escape_html(text: &str) -> String {
+#[must_use]
+pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -106,10 +107,12 @@ fn escape_html(text: &str) -> String {
     out
 }
 
-/// A position as 64 characters, a1 to h8 row by row: `b` black, `w`
-/// white, `.` empty (what the page's script draws from).
-fn cells(frame: &Frame) -> String {
-    let (black, white) = frame.board.colors(frame.to_move);
+/// A position (`board`, `to_move` to move) as 64 characters, a1 to h8 row
+/// by row: `b` black, `w` white, `.` empty (what the page's script draws
+/// from, and what the arena server sends).
+#[must_use]
+pub fn cells(board: &Board, to_move: Color) -> String {
+    let (black, white) = board.colors(to_move);
     (0..64)
         .map(|i| {
             let bit = 1u64 << i;
@@ -136,7 +139,7 @@ fn board_html(frame: &Frame) -> String {
         let _ = write!(out, "<span>{rank}</span>");
     }
     out.push_str("</div><div id=\"board\" class=\"board\">");
-    for (i, c) in cells(frame).chars().enumerate() {
+    for (i, c) in cells(&frame.board, frame.to_move).chars().enumerate() {
         let disc = match c {
             'b' => "<span class=\"disc black\"></span>",
             'w' => "<span class=\"disc white\"></span>",
@@ -247,7 +250,7 @@ fn frame_json(frame: &Frame) -> serde_json::Value {
         .as_ref()
         .and_then(|(_, _, place)| reversi_core::bitboard::Square::parse(place))
         .map(|s| s.index());
-    serde_json::json!({ "cells": cells(frame), "label": label, "square": square })
+    serde_json::json!({ "cells": cells(&frame.board, frame.to_move), "label": label, "square": square })
 }
 
 /// The whole page for `game`.

@@ -38,6 +38,17 @@ impl Value {
         matches!(self, Value::Exact(_))
     }
 
+    /// A search's result as a worth: exact where it solved the position.
+    #[must_use]
+    pub fn of(result: &reversi_core::search::SearchResult) -> Value {
+        match result.kind {
+            ScoreKind::Exact => Value::Exact(result.score / DISC),
+            ScoreKind::Estimate | ScoreKind::Wld => {
+                Value::Estimate(f64::from(result.score) / f64::from(DISC))
+            }
+        }
+    }
+
     /// The same worth seen by the other side.
     #[must_use]
     pub fn flipped(self) -> Value {
@@ -77,16 +88,7 @@ pub fn solve_within(
     };
     let result = searcher.search(board, &limits);
     *nodes += result.nodes;
-    (result.best, worth(&result))
-}
-
-fn worth(result: &reversi_core::search::SearchResult) -> Value {
-    match result.kind {
-        ScoreKind::Exact => Value::Exact(result.score / DISC),
-        ScoreKind::Estimate | ScoreKind::Wld => {
-            Value::Estimate(f64::from(result.score) / f64::from(DISC))
-        }
-    }
+    (result.best, Value::of(&result))
 }
 
 /// `board`'s worth to its side to move, or `None` when the search was
@@ -140,7 +142,7 @@ pub fn value(
     if searcher.was_stopped() {
         return None;
     }
-    Some(worth(&result))
+    Some(Value::of(&result))
 }
 
 /// The worth of playing `square` (`None`: passing) in `board`, to the side

@@ -53,17 +53,9 @@ impl Position {
         squares(self.board.moves()).map(|s| s.to_string()).collect()
     }
 
-    /// The board as 64 characters, a1 to h8 row by row: `b` black, `w`
-    /// white, `.` empty.
+    /// The board as 64 characters, as the viewer draws it.
     pub fn cells(&self) -> String {
-        let (black, white) = self.board.colors(self.to_move);
-        (0..64)
-            .map(|i| match 1u64 << i {
-                bit if black & bit != 0 => 'b',
-                bit if white & bit != 0 => 'w',
-                _ => '.',
-            })
-            .collect()
+        reversi::show::cells(&self.board, self.to_move)
     }
 
     /// The result when the game is over on the board: `black 40-24`,

@@ -10,6 +10,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use reversi::ggf::{GgfGame, GgfMove};
+use reversi::show::escape_html;
 use reversi_core::bitboard::Square;
 use reversi_core::board::Color;
 use std::sync::Arc;
@@ -78,7 +79,7 @@ pub async fn game_page(
     let mut page = reversi::show::html_page(&ggf_of(&row))
         .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e))?;
     let status = match &row.ending {
-        Some(ending) => escape(ending),
+        Some(ending) => escape_html(ending),
         None => "in progress".into(),
     };
     let links = format!(
@@ -115,11 +116,11 @@ pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal>
         let status = g
             .ending
             .as_deref()
-            .map_or("in progress".to_string(), escape);
+            .map_or("in progress".to_string(), escape_html);
         rows.push_str(&format!(
             "<tr><td><a href=\"/games/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{status}</td></tr>",
-            escape(&g.black),
-            escape(&g.white),
+            escape_html(&g.black),
+            escape_html(&g.white),
             g.moves.len(),
             id = g.id,
         ));
@@ -129,11 +130,4 @@ pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal>
          <style>body{{font-family:sans-serif;margin:1.5em}}td,th{{padding:2px 10px;text-align:left}}</style></head>\
          <body><h1>Games</h1><table><tr><th>game</th><th>black</th><th>white</th><th>moves</th><th>result</th></tr>{rows}</table></body></html>\n"
     )))
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }

@@ -172,14 +172,8 @@ pub fn from_game(
             t.push(Direction::Sent, &Command::Done.to_string());
             t.push(Direction::Received, "OK");
             t.push(Direction::Sent, &Command::Begin.to_string());
-            let reply = match played.square {
-                Some(sq) => {
-                    let name = sq.to_string();
-                    format!("{} {}", &name[..1], &name[1..])
-                }
-                None => "PASS".to_string(),
-            };
-            t.push(Direction::Received, &reply);
+            let reply = played.square.map_or(MoveReply::Pass, MoveReply::Play);
+            t.push(Direction::Received, &reply.to_string());
         }
         to_move = to_move.other();
     }
