@@ -1,36 +1,47 @@
-//! `reversi connect URL --team T --secret S --game N -- CMD`: plays a game
-//! of the arena server (`reversi-server`) with any judge-protocol program.
-//! The program hears the judge's lines as under our referee (the start
-//! placed, `BEGIN` or the opponent's `TURN`/`PASS`, `END`), and each of its
-//! replies goes to the server as the team's move; the server judges it.
+//! `reversi connect URL --team T --secret S (--game N | --contest C) --
+//! CMD`: plays the arena server's (`reversi-server`) games with any
+//! judge-protocol program, through a [`crate::seat`] whose table is the
+//! server's HTTP API: one game, or every game the team is given in a
+//! contest until the contest ends.
 //!
 //! The server may go away (a restart): every request is tried again for
 //! [`RECONNECT_FOR`], and a move that was stored before the answer was
 //! lost is recognised in the game's moves rather than sent twice.
 
-use crate::arena::program::{Program, EXIT_LIMIT, SETUP_LIMIT};
-use reversi_core::bitboard::Square;
-use reversi_core::protocol::{Command, Owner};
+use crate::seat::{self, Stop, Table, View};
+use reversi_core::board::Color;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 /// How long the server may be unreachable before the bridge gives up.
 pub const RECONNECT_FOR: Duration = Duration::from_secs(60);
 
-/// How long one turn request waits on the server (its own cap is 30 s).
+/// How long one request may wait on the server (its own cap on a
+/// long poll is 30 s).
 const WAIT_S: u64 = 20;
+
+/// What to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    Game(i64),
+    /// Every game of the contest, one after the other, until it ends.
+    Contest(i64),
+}
 
 pub struct Options {
     pub url: String,
     pub team: String,
     pub secret: String,
-    pub game: i64,
+    pub play: Play,
     pub command: String,
 }
 
+/// The server, as the team.
 struct Server {
     agent: ureq::Agent,
-    options: Options,
+    url: String,
+    team: String,
+    secret: String,
 }
 
 /// A request's failure: the server's refusal (its status and reason), or
@@ -41,37 +52,57 @@ enum Failure {
 }
 
 impl Server {
-    fn request(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, Failure> {
-        let url = format!("{}{path}", self.options.url.trim_end_matches('/'));
-        let response = match (method, body) {
-            ("POST", Some(body)) => self
+    fn new(options: &Options) -> Server {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(WAIT_S + 10)))
+            .http_status_as_error(false)
+            .build();
+        Server {
+            agent: config.into(),
+            url: options.url.trim_end_matches('/').to_string(),
+            team: options.team.clone(),
+            secret: options.secret.clone(),
+        }
+    }
+
+    fn request(&self, path: &str, body: Option<&Value>) -> Result<Value, Failure> {
+        let url = format!("{}{path}", self.url);
+        let response = match body {
+            Some(body) => self
                 .agent
                 .post(&url)
-                .header("x-team", &self.options.team)
-                .header("x-secret", &self.options.secret)
+                .header("x-team", &self.team)
+                .header("x-secret", &self.secret)
                 .send_json(body),
-            _ => self
+            None => self
                 .agent
                 .get(&url)
-                .header("x-team", &self.options.team)
-                .header("x-secret", &self.options.secret)
+                .header("x-team", &self.team)
+                .header("x-secret", &self.secret)
                 .call(),
         };
-        match response {
-            Ok(mut r) => r
-                .body_mut()
-                .read_json::<Value>()
-                .map_err(|e| Failure::Unreachable(e.to_string())),
-            Err(ureq::Error::StatusCode(code)) => Err(Failure::Refused(code, String::new())),
-            Err(e) => Err(Failure::Unreachable(e.to_string())),
+        let mut response = response.map_err(|e| Failure::Unreachable(e.to_string()))?;
+        let status = response.status().as_u16();
+        let value = response.body_mut().read_json::<Value>();
+        match (status, value) {
+            (200..=299, Ok(value)) => Ok(value),
+            (200..=299, Err(e)) => Err(Failure::Unreachable(e.to_string())),
+            (_, value) => {
+                let why = value
+                    .ok()
+                    .and_then(|v| v["error"].as_str().map(str::to_string))
+                    .unwrap_or_default();
+                Err(Failure::Refused(status, why))
+            }
         }
     }
 
     /// `request`, tried again while the server cannot be reached.
-    fn patient(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+    fn patient(&self, path: &str, body: Option<&Value>) -> Result<Value, String> {
         let since = Instant::now();
+        let method = if body.is_some() { "POST" } else { "GET" };
         loop {
-            match self.request(method, path, body) {
+            match self.request(path, body) {
                 Ok(value) => return Ok(value),
                 Err(Failure::Refused(code, why)) => {
                     return Err(format!(
@@ -87,146 +118,87 @@ impl Server {
     }
 }
 
-/// A judge-protocol reply as the server takes a move: `d 3` -> `d3`,
-/// `PASS` -> `pass`; anything else as it was (the server refuses it).
-fn server_move(reply: &str) -> String {
-    if reply == "PASS" {
-        return "pass".into();
-    }
-    let compact: String = reply.split_whitespace().collect();
-    if Square::parse(&compact).is_some() {
-        compact
-    } else {
-        reply.to_string()
-    }
+/// One of the server's games, as the team's seat.
+struct Game<'a> {
+    server: &'a Server,
+    id: i64,
 }
 
-fn moves_of(game: &Value) -> Vec<String> {
-    game["moves"]
-        .as_array()
-        .map(|moves| {
-            moves
-                .iter()
-                .filter_map(|m| m.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Plays the game to its end; returns how it ended.
-pub fn run(options: Options) -> Result<String, String> {
-    let config = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(WAIT_S + 10)))
-        .http_status_as_error(true)
-        .build();
-    let server = Server {
-        agent: config.into(),
-        options,
-    };
-    let id = server.options.game;
-    let game = server.patient("GET", &format!("/api/games/{id}"), None)?;
-    let black = game["black"].as_str() == Some(server.options.team.as_str());
-    if !black && game["white"].as_str() != Some(server.options.team.as_str()) {
-        return Err(format!(
-            "team '{}' does not play game {id}",
-            server.options.team
-        ));
-    }
-    let limit = Duration::from_millis(game["move_time_ms"].as_u64().unwrap_or(1000));
-    let mut program = Program::spawn_with_limit(&server.options.command, None, Some(limit))
-        .map_err(|e| format!("could not start '{}': {e}", server.options.command))?;
-    // The start, placed as the referee places it, from our side.
-    let start = reversi_core::board::Board::start();
-    let (ours, theirs) = if black {
-        (start.player, start.opponent)
-    } else {
-        (start.opponent, start.player)
-    };
-    let mut setup = vec![Command::Start.to_string()];
-    for (discs, owner) in [(ours, Owner::Mine), (theirs, Owner::Theirs)] {
-        for sq in reversi_core::bitboard::squares(discs) {
-            setup.push(Command::Place(sq, owner).to_string());
-        }
-    }
-    setup.push(Command::Done.to_string());
-    let mut sent = Instant::now();
-    for line in &setup {
-        sent = program.send(line).map_err(|f| format!("the program {f}"))?;
-    }
-    let (ok, _) = program
-        .receive(sent, SETUP_LIMIT)
-        .map_err(|f| format!("after DONE: the program {f}"))?;
-    if ok != "OK" {
-        return Err(format!("after DONE the program said '{ok}', not OK"));
-    }
-    // The moves of the game the program knows of, and our last move sent
-    // to the server, until the server shows it.
-    let mut relayed = 0usize;
-    let mut pending: Option<String> = None;
-    let ours_at = |ply: usize| ply.is_multiple_of(2) == black;
-    loop {
-        let game = server.patient("GET", &format!("/api/games/{id}/turn?wait={WAIT_S}"), None)?;
-        let moves = moves_of(&game);
-        if let Some(own) = pending.take() {
-            if moves.len() > relayed && ours_at(relayed) && moves[relayed] == own {
-                relayed += 1;
-            } else if game["ending"].is_null() {
-                // Not stored: the server refused it or never saw it.
-                pending = Some(own);
-            }
-        }
-        if let Some(ending) = game["ending"].as_str() {
-            let _ = program.send("END");
-            let _ = program.finish(EXIT_LIMIT);
-            return Ok(ending.to_string());
-        }
-        if game["your_turn"] != json!(true) {
-            continue;
-        }
-        if let Some(own) = pending.take() {
-            // Our move was not stored, and it is our turn: send it again.
-            post_move(&server, id, &own)?;
-            pending = Some(own);
-            continue;
-        }
-        let request = match moves.get(relayed) {
-            None if relayed == 0 => "BEGIN".to_string(),
-            None => {
-                return Err(format!(
-                    "game {id}: our turn, but no move of the opponent's"
-                ))
-            }
-            Some(m) if m == "pass" => Command::Pass.to_string(),
-            Some(m) => match Square::parse(m) {
-                Some(sq) => Command::Turn(sq).to_string(),
-                None => return Err(format!("game {id}: the server shows the move '{m}'")),
-            },
+impl Table for Game<'_> {
+    fn look(&self, wait: Duration) -> Result<View, String> {
+        let path = format!("/api/games/{}/turn?wait={}", self.id, wait.as_secs());
+        let game = self.server.patient(&path, None)?;
+        let color = match game["your_color"].as_str() {
+            Some("black") => Color::Black,
+            Some("white") => Color::White,
+            _ => return Err(format!("game {}: the server names no colour", self.id)),
         };
-        relayed = moves.len();
-        let sent = program
-            .send(&request)
-            .map_err(|f| format!("the program {f}"))?;
-        // The server keeps the clock; ours only stops waiting on a
-        // program that has plainly gone.
-        let (reply, _) = program
-            .receive(sent, limit + Duration::from_secs(5))
-            .map_err(|f| format!("after {request}: the program {f}"))?;
-        let own = server_move(&reply);
-        post_move(&server, id, &own)?;
-        pending = Some(own);
+        let moves = game["moves"]
+            .as_array()
+            .map(|moves| {
+                moves
+                    .iter()
+                    .filter_map(|m| m.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(View {
+            moves,
+            color,
+            ending: game["ending"].as_str().map(str::to_string),
+            my_turn: game["your_turn"] == json!(true),
+            move_time: Duration::from_millis(game["move_time_ms"].as_u64().unwrap_or(1000)),
+        })
+    }
+
+    fn send(&self, text: &str) -> Result<(), String> {
+        let path = format!("/api/games/{}/move", self.id);
+        match self.server.patient(&path, Some(&json!({ "move": text }))) {
+            Ok(_) => Ok(()),
+            // Our move stored before a restart, or the game ended.
+            Err(e) if e.contains("(409)") => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 }
 
-/// Sends our move; a refusal because the game moved on (our move stored
-/// before a restart, or the game ended) is left to the next look.
-fn post_move(server: &Server, id: i64, own: &str) -> Result<(), String> {
-    match server.patient(
-        "POST",
-        &format!("/api/games/{id}/move"),
-        Some(&json!({ "move": own })),
-    ) {
-        Ok(_) => Ok(()),
-        Err(e) if e.contains("(409)") => Ok(()),
-        Err(e) => Err(e),
+/// Plays one game to its end; returns how it ended.
+fn play_game(server: &Server, id: i64, command: &str) -> Result<String, String> {
+    let game = server.patient(&format!("/api/games/{id}"), None)?;
+    if game["black"].as_str() != Some(&server.team) && game["white"].as_str() != Some(&server.team)
+    {
+        return Err(format!("team '{}' does not play game {id}", server.team));
+    }
+    seat::play(&Game { server, id }, command).map_err(|stop| match stop {
+        // The server ends the game when the side's time runs out.
+        Stop::Program(why) => format!("game {id}: {why}"),
+        Stop::Table(why) => format!("game {id}: {why}"),
+    })
+}
+
+/// Plays what `options` asks; returns one line a game, how each ended.
+pub fn run(options: &Options) -> Result<Vec<String>, String> {
+    let server = Server::new(options);
+    match options.play {
+        Play::Game(id) => {
+            let ending = play_game(&server, id, &options.command)?;
+            Ok(vec![format!("game {id}: {ending}")])
+        }
+        Play::Contest(contest) => {
+            let mut endings = Vec::new();
+            loop {
+                let path = format!("/api/contests/{contest}/next?wait={WAIT_S}");
+                let next = server.patient(&path, None)?;
+                if let Some(id) = next["game"].as_i64() {
+                    // A program that fails loses this game, not the contest.
+                    let ending = play_game(&server, id, &options.command)
+                        .unwrap_or_else(|e| format!("not played to the end here: {e}"));
+                    endings.push(format!("game {id}: {ending}"));
+                } else if next["finished"] == json!(true) {
+                    endings.push(format!("contest {contest}: finished"));
+                    return Ok(endings);
+                }
+            }
+        }
     }
 }

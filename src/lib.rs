@@ -20,7 +20,7 @@
 //! | looking at a game: the terminal, the HTML page; each move's cost | [`show`], [`analyze`] |
 //! | a position's worth by search (hints, analysis) | [`value`] |
 //! | the bot as a GTP or NBoard engine; any GTP engine as a judge-protocol program | [`gtp`], [`nboard`], [`bridge`] |
-//! | a judge-protocol program playing on the arena server | [`connect`] |
+//! | a judge-protocol program in its seat at a game kept elsewhere; on the arena server over HTTP | [`seat`], [`connect`] |
 //! | a long command's report on stdout | [`report`] |
 //! | writing a result whole or not at all | [`files`] |
 //!
@@ -48,6 +48,7 @@ pub mod parallel;
 pub mod perft;
 pub mod record;
 pub mod report;
+pub mod seat;
 pub mod show;
 pub mod tournament;
 pub mod training;

@@ -11,7 +11,7 @@
 //! | `GET /api/games/{id}/turn?wait=S` | a player | waits up to S s (at most 30) for its turn or the end: the game, with `"your_turn"`; [`crate::MAX_WAITS`] of a team's at once |
 //! | `POST /api/games/{id}/move` `{"move"}` | the side to move | judged and stored, then answered: the game after it |
 
-use crate::game::{judge, Position, Verdict};
+use crate::game::Position;
 use crate::store::{GameRow, StoreError};
 use crate::{now_ms, App};
 use axum::extract::{Path, Query, State};
@@ -26,9 +26,17 @@ use std::time::Duration;
 /// The longest a turn request waits.
 pub const MAX_WAIT_S: u64 = 30;
 
-/// The longest team name and secret taken.
+/// The longest team name, secret, hosted command and contest name taken.
 const MAX_NAME: usize = 40;
 const MAX_SECRET: usize = 200;
+const MAX_COMMAND: usize = 1000;
+const MAX_CONTEST_NAME: usize = 80;
+
+/// The most entrants a contest takes.
+const MAX_ENTRANTS: usize = 256;
+
+/// The most games an Elo pool may be asked for, and ladder rounds.
+const MAX_GAMES: i64 = 1_000_000;
 
 /// The per-move limits a game may have, in milliseconds.
 const MOVE_TIME_MS: (i64, i64) = (10, 600_000);
@@ -75,11 +83,13 @@ async fn blocking<T: Send + 'static>(
 #[derive(Deserialize)]
 pub struct NewTeam {
     name: String,
-    secret: String,
+    secret: Option<String>,
+    command: Option<String>,
 }
 
 pub async fn register(
     State(app): State<Arc<App>>,
+    headers: HeaderMap,
     body: Result<Json<NewTeam>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, Refusal> {
     let Json(team) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
@@ -95,13 +105,16 @@ pub async fn register(
             format!("a team name is 1 to {MAX_NAME} letters, digits, '-', '_' or '.'"),
         ));
     }
-    if team.secret.len() < 8 || team.secret.len() > MAX_SECRET {
+    if let Some(command) = team.command {
+        return register_hosted(app, &headers, team.name, command).await;
+    }
+    let secret = team.secret.unwrap_or_default();
+    if secret.len() < 8 || secret.len() > MAX_SECRET {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("a secret is 8 to {MAX_SECRET} bytes"),
         ));
     }
-    let secret = team.secret.clone();
     let hashed = app
         .hashers
         .run(move || crate::secret::hash(&secret))
@@ -117,6 +130,43 @@ pub async fn register(
     blocking(move || {
         app.store.add_team(&team.name, &hashed, now_ms())?;
         Ok((StatusCode::CREATED, Json(json!({ "name": team.name }))).into_response())
+    })
+    .await
+}
+
+/// A hosted program: the organiser's command line, run as a shell runs it.
+async fn register_hosted(
+    app: Arc<App>,
+    headers: &HeaderMap,
+    name: String,
+    command: String,
+) -> Result<Response, Refusal> {
+    app.check_admin(headers)?;
+    let command = command.trim().to_string();
+    if command.is_empty() || command.len() > MAX_COMMAND {
+        return Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("a command is 1 to {MAX_COMMAND} bytes"),
+        ));
+    }
+    // `self` and the bridge's prefixes mean the `reversi` executable to the
+    // tools; here they would run the server.
+    if ["self", "gtp:", "nboard:", "nboard@"]
+        .iter()
+        .any(|p| command.starts_with(p))
+    {
+        return Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the server runs a command as given: name the program by its path",
+        ));
+    }
+    blocking(move || {
+        app.store.add_hosted(&name, &command, now_ms())?;
+        Ok((
+            StatusCode::CREATED,
+            Json(json!({ "name": name, "command": command })),
+        )
+            .into_response())
     })
     .await
 }
@@ -150,13 +200,16 @@ pub async fn create_game(
     }
     blocking(move || {
         for team in [&game.black, &game.white] {
-            if app.store.secret_hash(team)?.is_none() {
+            if !app.store.has_team(team)? {
                 return Err(refuse(StatusCode::NOT_FOUND, format!("no team '{team}'")));
             }
         }
         let id = app
             .store
             .create_game(&game.black, &game.white, limit, now_ms())?;
+        if let Some(row) = app.store.game(id)? {
+            crate::hosted::seat(&app, &row);
+        }
         Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
     })
     .await
@@ -322,27 +375,8 @@ pub async fn play(
     if row.ending.is_some() || *mover != team {
         return Err(refuse(StatusCode::CONFLICT, "not your turn"));
     }
-    let verdict = judge(
-        &position,
-        &m.text,
-        arrived - row.turn_since_ms,
-        row.move_time_ms,
-    );
-    let stored_app = Arc::clone(&app);
-    let ply = position.ply;
-    blocking(move || {
-        match &verdict {
-            Verdict::Play { square, ending } => {
-                stored_app
-                    .store
-                    .play(id, ply, square.as_deref(), ending.as_deref(), now_ms())?
-            }
-            Verdict::Forfeit(ending) => stored_app.store.end(id, ply, ending)?,
-        }
-        Ok(())
-    })
-    .await?;
-    app.moved.raise(id);
+    let worker = Arc::clone(&app);
+    blocking(move || Ok(worker.submit(&row, &m.text, arrived)?)).await?;
     let row = load(&app, id).await?;
     if row.ending.is_some() {
         app.moved.forget(id);
@@ -352,4 +386,283 @@ pub async fn play(
 
 pub async fn not_found() -> Refusal {
     refuse(StatusCode::NOT_FOUND, "no such page")
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewContest {
+    name: String,
+    format: String,
+    entrants: Vec<String>,
+    move_time_ms: Option<i64>,
+    seed: Option<u64>,
+    /// Elo: games to play (0 or none: until stopped); ladder: rounds.
+    games: Option<i64>,
+    /// Ladder: games each pair plays a round.
+    per_pair: Option<i64>,
+    /// XOT lines; none: the standard start.
+    openings: Option<String>,
+}
+
+/// `POST /api/contests` (organiser): creates the contest and starts it.
+pub async fn create_contest(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Result<Json<NewContest>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, Refusal> {
+    app.check_admin(&headers)?;
+    let Json(c) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let unprocessable = |why: String| refuse(StatusCode::UNPROCESSABLE_ENTITY, why);
+    if c.name.trim().is_empty() || c.name.chars().count() > MAX_CONTEST_NAME {
+        return Err(unprocessable(format!(
+            "a contest's name is 1 to {MAX_CONTEST_NAME} characters"
+        )));
+    }
+    if !crate::contest::FORMATS.contains(&c.format.as_str()) {
+        return Err(unprocessable(format!(
+            "the format is one of {}",
+            crate::contest::FORMATS.join(", ")
+        )));
+    }
+    let fewest = if c.format == "elo" { 0 } else { 2 };
+    if c.entrants.len() < fewest || c.entrants.len() > MAX_ENTRANTS {
+        return Err(unprocessable(format!(
+            "a {} takes {fewest} to {MAX_ENTRANTS} entrants",
+            c.format
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = c.entrants.iter().find(|t| !seen.insert(t.as_str())) {
+        return Err(unprocessable(format!("'{twice}' is entered twice")));
+    }
+    let limit = c.move_time_ms.unwrap_or(1000);
+    if !(MOVE_TIME_MS.0..=MOVE_TIME_MS.1).contains(&limit) {
+        return Err(unprocessable(format!(
+            "move_time_ms is {} to {}",
+            MOVE_TIME_MS.0, MOVE_TIME_MS.1
+        )));
+    }
+    let games = c.games.unwrap_or(if c.format == "ladder" { 1 } else { 0 });
+    let per_pair = c.per_pair.unwrap_or(2);
+    if !(0..=MAX_GAMES).contains(&games) || !(1..=100).contains(&per_pair) {
+        return Err(unprocessable(format!(
+            "games is 0 to {MAX_GAMES}, per_pair 1 to 100"
+        )));
+    }
+    let openings = c.openings.unwrap_or_default();
+    if let Err(e) = reversi::arena::Openings::parse(&openings, 0) {
+        return Err(unprocessable(format!("openings: {e}")));
+    }
+    let moves_only = openings
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .all(|l| crate::contest::opening_moves(l).is_some());
+    if !moves_only {
+        return Err(unprocessable(
+            "openings: the server takes openings as moves (f5d6c3...), not boards".into(),
+        ));
+    }
+    let row = crate::store::ContestRow {
+        id: 0,
+        name: c.name.trim().to_string(),
+        format: c.format,
+        games,
+        per_pair,
+        move_time_ms: limit,
+        // SQLite's integers are signed: the seed keeps its bits.
+        seed: c.seed.unwrap_or(1) as i64,
+        openings,
+        state: "running".into(),
+        standings: None,
+        bracket: None,
+    };
+    let worker = Arc::clone(&app);
+    let id = blocking(move || {
+        for team in &c.entrants {
+            if !worker.store.has_team(team)? {
+                return Err(refuse(StatusCode::NOT_FOUND, format!("no team '{team}'")));
+            }
+        }
+        Ok(worker.store.create_contest(&row, &c.entrants, now_ms())?)
+    })
+    .await?;
+    crate::contest::start(&app, id);
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
+}
+
+async fn load_contest(app: &Arc<App>, id: i64) -> Result<crate::store::ContestRow, Refusal> {
+    let app = Arc::clone(app);
+    blocking(move || {
+        app.store
+            .contest(id)?
+            .ok_or_else(|| refuse(StatusCode::NOT_FOUND, format!("no contest {id}")))
+    })
+    .await
+}
+
+/// `GET /api/contests/{id}`: the contest, its entrants, standings and games.
+pub async fn show_contest(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, Refusal> {
+    let contest = load_contest(&app, id).await?;
+    let worker = Arc::clone(&app);
+    let (entrants, games) =
+        blocking(move || Ok((worker.store.entrants(id)?, worker.store.contest_games(id)?))).await?;
+    let standings: Value = contest
+        .standings
+        .as_deref()
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or_else(|| json!([]));
+    Ok(Json(json!({
+        "id": contest.id,
+        "name": contest.name,
+        "format": contest.format,
+        "state": contest.state,
+        "move_time_ms": contest.move_time_ms,
+        "entrants": entrants.iter().map(|e| e.team.clone()).collect::<Vec<_>>(),
+        "standings": standings,
+        "games": games.iter().map(|g| json!({
+            "id": g.id,
+            "black": g.black,
+            "white": g.white,
+            "moves": g.moves.len(),
+            "ending": g.ending,
+        })).collect::<Vec<_>>(),
+    })))
+}
+
+/// `GET /api/contests/{id}/next?wait=S` (an entrant): the entrant's next
+/// game in progress, waiting up to S s for one; `{"game": null}` when none
+/// came, `"finished": true` once the contest is over.
+pub async fn next_game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    Query(wait): Query<Wait>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let team = team_of(&app, &headers).await?;
+    let _waiting = app.waits.enter(&team).ok_or_else(|| {
+        refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{} requests of '{team}' wait already", crate::MAX_WAITS),
+        )
+    })?;
+    let deadline = tokio::time::Instant::now()
+        + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
+    loop {
+        let worker = Arc::clone(&app);
+        let asking = team.clone();
+        let (state, entered, game) = blocking(move || {
+            let contest = worker
+                .store
+                .contest(id)?
+                .ok_or_else(|| refuse(StatusCode::NOT_FOUND, format!("no contest {id}")))?;
+            let entered = worker.store.entrants(id)?.iter().any(|e| e.team == asking);
+            let game = worker.store.next_game_of(id, &asking)?;
+            Ok((contest.state, entered, game))
+        })
+        .await?;
+        if !entered {
+            return Err(refuse(
+                StatusCode::FORBIDDEN,
+                format!("'{team}' is not in contest {id}"),
+            ));
+        }
+        let finished = state == "finished";
+        if game.is_some() || finished || tokio::time::Instant::now() >= deadline {
+            return Ok(Json(json!({ "game": game, "finished": finished })));
+        }
+        tokio::time::sleep(NEXT_LOOK_EVERY).await;
+    }
+}
+
+/// How often a wait for a contest's next game looks again.
+const NEXT_LOOK_EVERY: Duration = Duration::from_millis(100);
+
+async fn set_state(
+    app: Arc<App>,
+    headers: &HeaderMap,
+    id: i64,
+    state: &'static str,
+) -> Result<Json<Value>, Refusal> {
+    app.check_admin(headers)?;
+    load_contest(&app, id).await?;
+    let worker = Arc::clone(&app);
+    let changed = blocking(move || Ok(worker.store.set_contest_state(id, state)?)).await?;
+    if !changed {
+        return Err(refuse(
+            StatusCode::CONFLICT,
+            format!("contest {id} has finished"),
+        ));
+    }
+    app.moved.poke();
+    Ok(Json(json!({ "id": id, "state": state })))
+}
+
+/// `POST /api/contests/{id}/pause` (organiser): no new game starts; those
+/// under way play on.
+pub async fn pause_contest(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    set_state(app, &headers, id, "paused").await
+}
+
+/// `POST /api/contests/{id}/resume` (organiser).
+pub async fn resume_contest(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    set_state(app, &headers, id, "running").await
+}
+
+#[derive(Deserialize)]
+pub struct NewEntrant {
+    team: String,
+}
+
+/// `POST /api/contests/{id}/entrants` `{"team"}` (organiser): a new entrant
+/// of an Elo pool, taken in at its next round (new entrants play first).
+pub async fn add_entrant(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Result<Json<NewEntrant>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, Refusal> {
+    app.check_admin(&headers)?;
+    let Json(entrant) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let contest = load_contest(&app, id).await?;
+    if contest.format != "elo" || contest.state == "finished" {
+        return Err(refuse(
+            StatusCode::CONFLICT,
+            "only an Elo pool still running takes new entrants",
+        ));
+    }
+    let worker = Arc::clone(&app);
+    blocking(move || {
+        if !worker.store.has_team(&entrant.team)? {
+            return Err(refuse(
+                StatusCode::NOT_FOUND,
+                format!("no team '{}'", entrant.team),
+            ));
+        }
+        if worker.store.entrants(id)?.len() >= MAX_ENTRANTS {
+            return Err(refuse(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("a contest takes at most {MAX_ENTRANTS} entrants"),
+            ));
+        }
+        worker.store.add_entrant(id, &entrant.team)?;
+        worker.moved.poke();
+        Ok((
+            StatusCode::CREATED,
+            Json(json!({ "contest": id, "team": entrant.team })),
+        )
+            .into_response())
+    })
+    .await
 }

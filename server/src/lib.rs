@@ -1,22 +1,29 @@
 //! `reversi-server`: the arena server. Teams register, the organiser
-//! creates games, remote bots play them over HTTP (`reversi connect`
-//! bridges any judge-protocol program), and every move is stored in
-//! SQLite before it is acknowledged.
+//! registers hosted programs and creates games and contests (knockout,
+//! Elo pool, ladder), remote bots play over HTTP (`reversi connect`
+//! bridges any judge-protocol program), hosted programs are played by the
+//! server itself, and every move is stored in SQLite before it is
+//! acknowledged.
 //!
 //! | concern | module |
 //! | --- | --- |
 //! | storage, schema migrations | [`store`] |
 //! | a stored game's position and the referee's rules | [`game`] |
+//! | contests: the tournament rules over the server's games | [`contest`] |
+//! | hosted programs, played by the server itself | [`hosted`] |
 //! | team secrets, hashed | [`secret`] |
 //! | the HTTP API | [`api`] |
 //! | the web pages: the games, each game's page and GGF | [`pages`] |
 //! | a limit on each client's requests | [`rate`] |
 //!
 //! Dependencies point one way: `reversi-core` <- `reversi` (the tools:
-//! GGF, the game page) <- this crate; within it store, game <- api, pages.
+//! GGF, the game page, the tournament rules, the seat) <- this crate;
+//! within it store, game <- hosted <- contest <- api, pages.
 
 pub mod api;
+pub mod contest;
 pub mod game;
+pub mod hosted;
 pub mod pages;
 pub mod rate;
 pub mod secret;
@@ -28,7 +35,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use std::sync::Arc;
 use std::time::Duration;
-use store::Store;
+use store::{GameRow, Store, StoreError};
 
 /// The largest request body taken (a move or a registration is tiny).
 pub const MAX_BODY: usize = 16 * 1024;
@@ -65,26 +72,36 @@ pub struct App {
     /// milliseconds, and a burst of first requests (or of wrong secrets)
     /// would otherwise take memory without bound.
     pub hashers: secret::Hashers,
+    /// The hosted programs' seats being played.
+    pub seats: hosted::Seats,
+    /// The contests being run.
+    pub contests: std::sync::Mutex<std::collections::HashSet<i64>>,
 }
 
 /// Argon2 computations at once.
 pub const HASHING_AT_ONCE: usize = 2;
 
-/// One signal a game, made when first waited on.
+/// One signal a game, made when first waited on, for the turn requests;
+/// and a count of every change, which the server's own threads (hosted
+/// programs, contests) wait on.
 #[derive(Default)]
-pub struct Signals(std::sync::Mutex<std::collections::HashMap<i64, Arc<tokio::sync::Notify>>>);
+pub struct Signals {
+    games: std::sync::Mutex<std::collections::HashMap<i64, Arc<tokio::sync::Notify>>>,
+    changes: std::sync::Mutex<u64>,
+    changed: std::sync::Condvar,
+}
 
 impl Signals {
     /// Game `id`'s signal.
     pub fn of(&self, id: i64) -> Arc<tokio::sync::Notify> {
-        let mut signals = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut signals = self.games.lock().unwrap_or_else(|e| e.into_inner());
         Arc::clone(signals.entry(id).or_default())
     }
 
-    /// Wakes the requests waiting on game `id`.
+    /// Wakes the requests waiting on game `id`, and the server's threads.
     pub fn raise(&self, id: i64) {
         let signal = self
-            .0
+            .games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&id)
@@ -92,11 +109,35 @@ impl Signals {
         if let Some(signal) = signal {
             signal.notify_waiters();
         }
+        self.poke();
+    }
+
+    /// Wakes the server's threads: something changed (a contest paused, an
+    /// entrant added).
+    pub fn poke(&self) {
+        *self.changes.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.changed.notify_all();
+    }
+
+    /// The changes so far, to wait past.
+    pub fn seen(&self) -> u64 {
+        *self.changes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until there has been a change since `seen`, or `timeout`.
+    pub fn wait_past(&self, seen: u64, timeout: Duration) {
+        let changes = self.changes.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self
+            .changed
+            .wait_timeout_while(changes, timeout, |now| *now == seen);
     }
 
     /// Forgets game `id`'s signal (the game ended; late waiters make a new one).
     pub fn forget(&self, id: i64) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
     }
 }
 
@@ -149,7 +190,38 @@ impl App {
             rate,
             waits: Waits::default(),
             hashers: secret::Hashers::new(HASHING_AT_ONCE),
+            seats: hosted::Seats::default(),
+            contests: std::sync::Mutex::default(),
         }
+    }
+
+    /// Judges `text`, sent `arrived_ms` by the side to move of game `row`,
+    /// stores what it does (the move, or the forfeit) and wakes whoever
+    /// waits on the game. The caller has checked that the game goes on and
+    /// that the sender is its side to move.
+    pub fn submit(&self, row: &GameRow, text: &str, arrived_ms: i64) -> Result<(), StoreError> {
+        let position = game::Position::of(row).map_err(StoreError::Other)?;
+        let verdict = game::judge(
+            &position,
+            text,
+            arrived_ms - row.turn_since_ms,
+            row.move_time_ms,
+        );
+        match &verdict {
+            game::Verdict::Play { square, ending } => self.store.play(
+                row.id,
+                position.ply,
+                square.as_deref(),
+                ending.as_deref(),
+                now_ms(),
+            )?,
+            game::Verdict::Forfeit(ending) => {
+                self.store
+                    .end(row.id, position.ply, position.to_move.name(), ending)?
+            }
+        }
+        self.moved.raise(row.id);
+        Ok(())
     }
 
     fn check_admin(&self, headers: &HeaderMap) -> Result<(), api::Refusal> {
@@ -186,6 +258,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(pages::index))
+        .route("/contests/{id}", get(pages::contest_page))
         .route("/games/{id}", get(pages::game_page))
         .route("/games/{id}/ggf", get(pages::game_ggf))
         .route("/api/teams", post(api::register))
@@ -193,6 +266,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(api::show_game))
         .route("/api/games/{id}/turn", get(api::turn))
         .route("/api/games/{id}/move", post(api::play))
+        .route("/api/contests", post(api::create_contest))
+        .route("/api/contests/{id}", get(api::show_contest))
+        .route("/api/contests/{id}/next", get(api::next_game))
+        .route("/api/contests/{id}/pause", post(api::pause_contest))
+        .route("/api/contests/{id}/resume", post(api::resume_contest))
+        .route("/api/contests/{id}/entrants", post(api::add_entrant))
         .fallback(api::not_found)
         // The length a request declares is checked before its body is read.
         .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
@@ -244,7 +323,11 @@ fn end_late_games(app: &App) -> Vec<i64> {
             position.to_move.name(),
             row.move_time_ms
         );
-        if app.store.end(id, position.ply, &ending).is_ok() {
+        if app
+            .store
+            .end(id, position.ply, position.to_move.name(), &ending)
+            .is_ok()
+        {
             ended.push(id);
         }
     }

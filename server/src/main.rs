@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// The arena server: teams register, the organiser creates games, remote
-/// bots play them over HTTP; every move is stored before it is answered.
+/// The arena server: teams register, the organiser creates games and
+/// contests, remote bots play over HTTP and hosted programs are played by
+/// the server; every move is stored before it is answered.
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Args {
@@ -90,6 +91,10 @@ fn run(args: &Args) -> Result<(), String> {
         }
         let _ = out.flush();
         tokio::spawn(sweep_late_games(Arc::clone(&app)));
+        // Hosted programs take their seats again, and the contests go on
+        // from where their stored games have got to.
+        reversi_server::hosted::seat_all(&app);
+        reversi_server::contest::resume_all(&app);
         let service = router(app).into_make_service_with_connect_info::<std::net::SocketAddr>();
         axum::serve(listener, service)
             .await

@@ -1,7 +1,8 @@
 //! The web pages, readable with scripts off and live with them on: the
-//! list of games, each game's page (the viewer of `reversi show --html`:
-//! the board with a slider, the moves) which, while the game goes on,
-//! reloads itself when a move arrives, and each game's GGF.
+//! contests and games, each contest's page (standings, a knockout's
+//! bracket, its games), each game's page (the viewer of `reversi show
+//! --html`: the board with a slider, the moves) and its GGF. A page of a
+//! game or contest still going reloads itself when something changes.
 
 use crate::api::Refusal;
 use crate::store::GameRow;
@@ -105,14 +106,21 @@ pub async fn game_ggf(
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
-pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal> {
-    let worker = Arc::clone(&app);
-    let games = tokio::task::spawn_blocking(move || worker.store.recent_games(200))
-        .await
-        .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?
-        .map_err(Refusal::from)?;
+/// The page's frame: its title, and its body.
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\
+         <style>body{{font-family:sans-serif;margin:1.5em}}td,th{{padding:2px 10px;text-align:left}}\
+         table{{border-collapse:collapse}}tr:nth-child(even){{background:#f2f2f2}}</style></head>\
+         <body>{body}</body></html>\n",
+        title = escape_html(title)
+    )
+}
+
+/// Rows of a games table: number, black, white, moves, result.
+fn game_rows(games: &[GameRow]) -> String {
     let mut rows = String::new();
-    for g in &games {
+    for g in games {
         let status = g
             .ending
             .as_deref()
@@ -125,9 +133,124 @@ pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal>
             id = g.id,
         ));
     }
-    Ok(Html(format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Games</title>\
-         <style>body{{font-family:sans-serif;margin:1.5em}}td,th{{padding:2px 10px;text-align:left}}</style></head>\
-         <body><h1>Games</h1><table><tr><th>game</th><th>black</th><th>white</th><th>moves</th><th>result</th></tr>{rows}</table></body></html>\n"
+    rows
+}
+
+const GAMES_HEAD: &str =
+    "<tr><th>game</th><th>black</th><th>white</th><th>moves</th><th>result</th></tr>";
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
+) -> Result<T, Refusal> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?
+        .map_err(Refusal::from)
+}
+
+pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal> {
+    let worker = Arc::clone(&app);
+    let (contests, games) =
+        blocking(move || Ok((worker.store.contests()?, worker.store.recent_games(200)?))).await?;
+    let mut listed = String::new();
+    for (id, name, format, state) in &contests {
+        listed.push_str(&format!(
+            "<tr><td><a href=\"/contests/{id}\">{}</a></td><td>{format}</td><td>{state}</td></tr>",
+            escape_html(name)
+        ));
+    }
+    let contests = if contests.is_empty() {
+        String::new()
+    } else {
+        format!("<h1>Contests</h1><table><tr><th>contest</th><th>format</th><th>state</th></tr>{listed}</table>")
+    };
+    Ok(Html(page(
+        "Games",
+        &format!(
+            "{contests}<h1>Games</h1><table>{GAMES_HEAD}{}</table>",
+            game_rows(&games)
+        ),
+    )))
+}
+
+/// While a contest goes on, its page asks for it every second and reloads
+/// when its games, their endings or its state have changed.
+const LIVE_CONTEST: &str = "<script>(function(){var seen=null;function look(){\
+fetch(location.pathname.replace(/^\\/contests\\//,'/api/contests/')).then(function(r){return r.json();})\
+.then(function(c){var now=c.state+'|'+c.games.map(function(g){return g.moves+'/'+g.ending;}).join(',');\
+if(seen!==null&&now!==seen){location.reload();}seen=now;if(c.state!=='finished')setTimeout(look,1000);})\
+.catch(function(){setTimeout(look,2000);});}look();})();</script>";
+
+/// A standings table from its JSON (`Table::to_json`): the keys of the
+/// first row are the columns.
+fn standings_html(json: &str) -> String {
+    let Ok(serde_json::Value::Array(rows)) = serde_json::from_str::<serde_json::Value>(json) else {
+        return String::new();
+    };
+    let Some(serde_json::Value::Object(first)) = rows.first() else {
+        return String::new();
+    };
+    let columns: Vec<&String> = first.keys().collect();
+    let mut html = String::from("<table class=\"standings\"><tr>");
+    for c in &columns {
+        html.push_str(&format!("<th>{}</th>", escape_html(c)));
+    }
+    html.push_str("</tr>");
+    for row in &rows {
+        html.push_str("<tr>");
+        for c in &columns {
+            let cell = match &row[c.as_str()] {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            html.push_str(&format!("<td>{}</td>", escape_html(&cell)));
+        }
+        html.push_str("</tr>");
+    }
+    html.push_str("</table>");
+    html
+}
+
+pub async fn contest_page(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+) -> Result<Html<String>, Refusal> {
+    let worker = Arc::clone(&app);
+    let (contest, games) =
+        blocking(move || Ok((worker.store.contest(id)?, worker.store.contest_games(id)?))).await?;
+    let contest =
+        contest.ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, &format!("no contest {id}")))?;
+    let standings = contest
+        .standings
+        .as_deref()
+        .map(standings_html)
+        .unwrap_or_default();
+    let standings = if standings.is_empty() {
+        "<p>No round has finished yet.</p>".to_string()
+    } else {
+        standings
+    };
+    // Our own SVG, from the names escaped as it writes them.
+    let bracket = contest
+        .bracket
+        .as_deref()
+        .map(|svg| format!("<h2>Bracket</h2><div class=\"bracket\">{svg}</div>"))
+        .unwrap_or_default();
+    let live = if contest.state == "finished" {
+        ""
+    } else {
+        LIVE_CONTEST
+    };
+    Ok(Html(page(
+        &contest.name,
+        &format!(
+            "<h1>{name}</h1><p>{format}, {state}, {ms} ms a move. <a href=\"/\">all contests and games</a></p>\
+             <h2>Standings</h2>{standings}{bracket}<h2>Games</h2><table>{GAMES_HEAD}{rows}</table>{live}",
+            name = escape_html(&contest.name),
+            format = contest.format,
+            state = contest.state,
+            ms = contest.move_time_ms,
+            rows = game_rows(&games),
+        ),
     )))
 }

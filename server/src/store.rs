@@ -33,6 +33,36 @@ pub const MIGRATIONS: &[&str] = &[
         played_ms INTEGER NOT NULL,
         PRIMARY KEY (game, ply)
     );",
+    // 2: hosted programs, contests and their entrants; a game's place in
+    // its contest, its opening and who forfeited it.
+    "ALTER TABLE teams ADD COLUMN command TEXT;
+    CREATE TABLE contests (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        format TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        per_pair INTEGER NOT NULL,
+        move_time_ms INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        openings TEXT NOT NULL,
+        state TEXT NOT NULL,
+        standings TEXT,
+        bracket TEXT,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE entrants (
+        contest INTEGER NOT NULL REFERENCES contests(id),
+        position INTEGER NOT NULL,
+        team TEXT NOT NULL REFERENCES teams(name),
+        admitted_at INTEGER,
+        PRIMARY KEY (contest, position),
+        UNIQUE (contest, team)
+    );
+    ALTER TABLE games ADD COLUMN contest INTEGER REFERENCES contests(id);
+    ALTER TABLE games ADD COLUMN seq INTEGER;
+    ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN forfeit TEXT;
+    CREATE UNIQUE INDEX games_of_contests ON games(contest, seq);",
 ];
 
 /// A game as stored.
@@ -48,6 +78,43 @@ pub struct GameRow {
     pub moves: Vec<Option<String>>,
     /// How the game ended, once it has (`black 40-24`, `white forfeits: ...`).
     pub ending: Option<String>,
+    /// Who lost on a technicality: `black`, `white` or `both`.
+    pub forfeit: Option<String>,
+    /// The contest it belongs to, and its number there (from 0).
+    pub contest: Option<(i64, i64)>,
+    /// The first moves of `moves` were the opening's, not the players'.
+    pub opening_plies: usize,
+}
+
+/// A contest as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContestRow {
+    pub id: i64,
+    pub name: String,
+    /// `knockout`, `elo` or `ladder`.
+    pub format: String,
+    /// Elo: games to play (0: no end); ladder: rounds.
+    pub games: i64,
+    /// Ladder: games each pair plays a round.
+    pub per_pair: i64,
+    pub move_time_ms: i64,
+    pub seed: i64,
+    /// XOT lines, one an opening; empty: the standard start.
+    pub openings: String,
+    /// `running`, `paused` or `finished`.
+    pub state: String,
+    /// The standings as JSON (`Table::to_json`), as of the last round.
+    pub standings: Option<String>,
+    /// A knockout's bracket (SVG), once finished.
+    pub bracket: Option<String>,
+}
+
+/// A contest's entrant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrantRow {
+    pub team: String,
+    /// The contest's game count when an Elo pool took it in; `None` until then.
+    pub admitted_at: Option<i64>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -151,9 +218,12 @@ impl Store {
         let conn = self.conn();
         let Some(mut row) = conn
             .query_row(
-                "SELECT id, black, white, move_time_ms, turn_since_ms, ending FROM games WHERE id = ?1",
+                "SELECT id, black, white, move_time_ms, turn_since_ms, ending, forfeit,
+                        contest, seq, opening_plies FROM games WHERE id = ?1",
                 params![id],
                 |r| {
+                    let contest: Option<i64> = r.get(7)?;
+                    let seq: Option<i64> = r.get(8)?;
                     Ok(GameRow {
                         id: r.get(0)?,
                         black: r.get(1)?,
@@ -161,6 +231,9 @@ impl Store {
                         move_time_ms: r.get(3)?,
                         turn_since_ms: r.get(4)?,
                         ending: r.get(5)?,
+                        forfeit: r.get(6)?,
+                        contest: contest.zip(seq),
+                        opening_plies: r.get::<_, i64>(9)? as usize,
                         moves: Vec::new(),
                     })
                 },
@@ -202,17 +275,302 @@ impl Store {
         Ok(())
     }
 
-    /// Ends game `id` at ply `ply` without a move (a forfeit).
-    pub fn end(&self, id: i64, ply: usize, ending: &str) -> Result<(), StoreError> {
+    /// Ends game `id` at ply `ply` without a move: `loser` (`black`,
+    /// `white` or `both`) forfeits.
+    pub fn end(&self, id: i64, ply: usize, loser: &str, ending: &str) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         check_next(&tx, id, ply)?;
         tx.execute(
-            "UPDATE games SET ending = ?2 WHERE id = ?1",
-            params![id, ending],
+            "UPDATE games SET ending = ?2, forfeit = ?3 WHERE id = ?1",
+            params![id, ending, loser],
         )?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// Registers a hosted program: a team the server plays itself, with
+    /// the organiser's `command`; it has no secret (nobody plays it remotely).
+    pub fn add_hosted(&self, name: &str, command: &str, now_ms: i64) -> Result<(), StoreError> {
+        let conn = self.conn();
+        match conn.execute(
+            "INSERT INTO teams (name, secret_hash, command, created_ms) VALUES (?1, '', ?2, ?3)",
+            params![name, command, now_ms],
+        ) {
+            Ok(_) => Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                Err(StoreError::Exists)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A team's hosted command, `None` for a remote bot (or no such team).
+    pub fn command_of(&self, team: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT command FROM teams WHERE name = ?1",
+                params![team],
+                |row| row.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Whether team `name` exists.
+    pub fn has_team(&self, name: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT 1 FROM teams WHERE name = ?1", params![name], |_| {
+                Ok(())
+            })
+            .optional()?
+            .is_some())
+    }
+
+    /// Creates a contest and its entrants (taken in at game 0), running.
+    pub fn create_contest(
+        &self,
+        contest: &ContestRow,
+        entrants: &[String],
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT INTO contests (name, format, games, per_pair, move_time_ms, seed, openings,
+                                   state, created_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8)",
+            params![
+                contest.name,
+                contest.format,
+                contest.games,
+                contest.per_pair,
+                contest.move_time_ms,
+                contest.seed,
+                contest.openings,
+                now_ms
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        for (position, team) in entrants.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO entrants (contest, position, team, admitted_at) VALUES (?1, ?2, ?3, 0)",
+                params![id, position as i64, team],
+            )?;
+        }
+        tx.commit()?;
+        Ok(id)
+    }
+
+    /// Adds `team` to contest `id` (an Elo pool takes it in at its next round).
+    pub fn add_entrant(&self, id: i64, team: &str) -> Result<(), StoreError> {
+        let conn = self.conn();
+        let added = conn.execute(
+            "INSERT INTO entrants (contest, position, team)
+             SELECT ?1, COALESCE(MAX(position) + 1, 0), ?2 FROM entrants WHERE contest = ?1",
+            params![id, team],
+        );
+        match added {
+            Ok(_) => Ok(()),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                Err(StoreError::Exists)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Takes in, at game `seq`, contest `id`'s entrants not yet taken in.
+    pub fn admit_entrants(&self, id: i64, seq: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE entrants SET admitted_at = ?2 WHERE contest = ?1 AND admitted_at IS NULL",
+            params![id, seq],
+        )?;
+        Ok(())
+    }
+
+    pub fn contest(&self, id: i64) -> Result<Option<ContestRow>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT id, name, format, games, per_pair, move_time_ms, seed, openings, state,
+                        standings, bracket FROM contests WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(ContestRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        format: r.get(2)?,
+                        games: r.get(3)?,
+                        per_pair: r.get(4)?,
+                        move_time_ms: r.get(5)?,
+                        seed: r.get(6)?,
+                        openings: r.get(7)?,
+                        state: r.get(8)?,
+                        standings: r.get(9)?,
+                        bracket: r.get(10)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Contest `id`'s entrants, in order of entry.
+    pub fn entrants(&self, id: i64) -> Result<Vec<EntrantRow>, StoreError> {
+        let conn = self.conn();
+        let mut query = conn.prepare(
+            "SELECT team, admitted_at FROM entrants WHERE contest = ?1 ORDER BY position",
+        )?;
+        let rows = query
+            .query_map(params![id], |r| {
+                Ok(EntrantRow {
+                    team: r.get(0)?,
+                    admitted_at: r.get(1)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// The contests, newest first: id, name, format, state.
+    pub fn contests(&self) -> Result<Vec<(i64, String, String, String)>, StoreError> {
+        let conn = self.conn();
+        let mut query =
+            conn.prepare("SELECT id, name, format, state FROM contests ORDER BY id DESC")?;
+        let rows = query
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    /// Sets contest `id`'s state (`running`, `paused`), unless it has finished.
+    pub fn set_contest_state(&self, id: i64, state: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "UPDATE contests SET state = ?2 WHERE id = ?1 AND state != 'finished'",
+            params![id, state],
+        )? == 1)
+    }
+
+    /// Stores contest `id`'s standings so far (and its bracket), finished or not.
+    pub fn save_standings(
+        &self,
+        id: i64,
+        standings: &str,
+        bracket: Option<&str>,
+        finished: bool,
+    ) -> Result<(), StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "UPDATE contests SET standings = ?2, bracket = COALESCE(?3, bracket) WHERE id = ?1",
+            params![id, standings, bracket],
+        )?;
+        if finished {
+            conn.execute(
+                "UPDATE contests SET state = 'finished' WHERE id = ?1",
+                params![id],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Game number `seq` of contest `id`, if it has been made.
+    pub fn contest_game(&self, id: i64, seq: i64) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT id FROM games WHERE contest = ?1 AND seq = ?2",
+                params![id, seq],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Contest `id`'s games, in order: (game, seq).
+    pub fn contest_games(&self, id: i64) -> Result<Vec<GameRow>, StoreError> {
+        let ids: Vec<i64> = {
+            let conn = self.conn();
+            let mut query = conn.prepare("SELECT id FROM games WHERE contest = ?1 ORDER BY seq")?;
+            let ids = query
+                .query_map(params![id], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            ids
+        };
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(game) = self.game(id)? {
+                games.push(game);
+            }
+        }
+        Ok(games)
+    }
+
+    /// `team`'s first game of contest `id` not yet ended.
+    pub fn next_game_of(&self, id: i64, team: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT id FROM games WHERE contest = ?1 AND ending IS NULL
+                 AND (black = ?2 OR white = ?2) ORDER BY seq LIMIT 1",
+                params![id, team],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Makes game number `seq` of contest `id` (or finds it made), its
+    /// `opening` moves (passes `None`) stored as its first moves; returns
+    /// the game.
+    #[allow(clippy::too_many_arguments)]
+    pub fn make_contest_game(
+        &self,
+        id: i64,
+        seq: i64,
+        black: &str,
+        white: &str,
+        move_time_ms: i64,
+        opening: &[Option<String>],
+        now_ms: i64,
+    ) -> Result<i64, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let made: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM games WHERE contest = ?1 AND seq = ?2",
+                params![id, seq],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if let Some(game) = made {
+            return Ok(game);
+        }
+        tx.execute(
+            "INSERT INTO games (black, white, move_time_ms, turn_since_ms, created_ms, contest,
+                                seq, opening_plies)
+             VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7)",
+            params![
+                black,
+                white,
+                move_time_ms,
+                now_ms,
+                id,
+                seq,
+                opening.len() as i64
+            ],
+        )?;
+        let game = tx.last_insert_rowid();
+        for (ply, square) in opening.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO moves (game, ply, square, played_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![game, ply as i64, square, now_ms],
+            )?;
+        }
+        tx.commit()?;
+        Ok(game)
     }
 
     /// The `limit` newest games, newest first.

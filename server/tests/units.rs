@@ -48,6 +48,116 @@ mod store {
         assert_eq!(game.turn_since_ms, 12);
         let _ = std::fs::remove_file(&path);
     }
+
+    #[test]
+    fn a_contest_game_is_made_once_with_its_opening() {
+        let path = scratch();
+        let store = Store::open(&path).unwrap();
+        store.add_team("a", "h1", 0).unwrap();
+        store.add_hosted("b", "/bin/false", 0).unwrap();
+        assert_eq!(store.command_of("a").unwrap(), None);
+        assert_eq!(
+            store.command_of("b").unwrap().as_deref(),
+            Some("/bin/false")
+        );
+        let contest = reversi_server::store::ContestRow {
+            id: 0,
+            name: "c".into(),
+            format: "knockout".into(),
+            games: 0,
+            per_pair: 2,
+            move_time_ms: 500,
+            seed: 1,
+            openings: String::new(),
+            state: "running".into(),
+            standings: None,
+            bracket: None,
+        };
+        let c = store
+            .create_contest(&contest, &["a".into(), "b".into()], 0)
+            .unwrap();
+        let opening = [Some("f5".to_string()), Some("d6".to_string())];
+        let g = store
+            .make_contest_game(c, 0, "a", "b", 500, &opening, 1)
+            .unwrap();
+        // Asked again (a contest run again after a restart): the same game.
+        assert_eq!(
+            store
+                .make_contest_game(c, 0, "b", "a", 500, &[], 2)
+                .unwrap(),
+            g
+        );
+        let row = store.game(g).unwrap().unwrap();
+        assert_eq!((row.black.as_str(), row.opening_plies), ("a", 2));
+        assert_eq!(row.moves, opening.to_vec());
+        assert_eq!(row.contest, Some((c, 0)));
+        assert_eq!(store.next_game_of(c, "b").unwrap(), Some(g));
+        store.end(g, 2, "black", "black forfeits").unwrap();
+        assert_eq!(store.next_game_of(c, "b").unwrap(), None);
+        assert_eq!(
+            store.game(g).unwrap().unwrap().forfeit.as_deref(),
+            Some("black")
+        );
+        assert_eq!(store.add_entrant(c, "a"), Err(StoreError::Exists));
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+mod contest {
+    use reversi_core::board::Color;
+    use reversi_server::contest::{opening_moves, outcome_of};
+    use reversi_server::store::GameRow;
+
+    fn row(moves: &[&str], opening_plies: usize, forfeit: Option<&str>) -> GameRow {
+        GameRow {
+            id: 1,
+            black: "a".into(),
+            white: "b".into(),
+            move_time_ms: 1000,
+            turn_since_ms: 0,
+            moves: moves
+                .iter()
+                .map(|m| (*m != "pass").then(|| m.to_string()))
+                .collect(),
+            ending: Some("how it ended".into()),
+            forfeit: forfeit.map(str::to_string),
+            contest: Some((1, 0)),
+            opening_plies,
+        }
+    }
+
+    #[test]
+    fn openings_become_stored_moves() {
+        let moves = opening_moves("f5d6c4d3c2b3b4b5").expect("an XOT line");
+        assert_eq!(moves.len(), 8);
+        assert_eq!(moves[0].as_deref(), Some("f5"));
+        assert_eq!(opening_moves("").unwrap(), Vec::<Option<String>>::new());
+        assert!(opening_moves("f5f5").is_none());
+        assert!(opening_moves("zz").is_none());
+    }
+
+    #[test]
+    fn outcomes_count_the_players_moves_not_the_openings() {
+        // Two opening plies, then white forfeits before its first move.
+        let o = outcome_of(&row(&["f5", "d6", "c3"], 2, Some("white")));
+        assert_eq!(o.forfeit.as_ref().map(|f| f.0), Some(Color::White));
+        assert_eq!(o.legal_replies, [1, 0]);
+        assert!(o.before_first_move);
+        // Black forfeits after a move of its own: no restart.
+        let o = outcome_of(&row(&["f5", "d6", "c3", "d3"], 2, Some("black")));
+        assert!(!o.before_first_move);
+        assert_eq!(o.winner(), Some(Color::White));
+        // The shortest game: black wins 13-0 on the board.
+        let o = outcome_of(&row(
+            &["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"],
+            0,
+            None,
+        ));
+        assert_eq!((o.black_discs, o.white_discs), (13, 0));
+        assert_eq!(o.legal_replies, [5, 4]);
+        let o = outcome_of(&row(&[], 0, Some("both")));
+        assert!(o.double_forfeit.is_some() && o.winner().is_none());
+    }
 }
 
 mod game {
@@ -67,6 +177,9 @@ mod game {
                 .map(|m| (*m != "pass").then(|| m.to_string()))
                 .collect(),
             ending: None,
+            forfeit: None,
+            contest: None,
+            opening_plies: 0,
         }
     }
 

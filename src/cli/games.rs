@@ -328,8 +328,9 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
     })
 }
 
-/// `reversi connect URL --team T --game N -- CMD`.
+/// `reversi connect URL --team T (--game N | --contest C) -- CMD`.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["game", "contest"])))]
 pub struct ConnectArgs {
     /// The server's address, as `reversi-server` prints it (http://127.0.0.1:8080)
     url: String,
@@ -341,7 +342,10 @@ pub struct ConnectArgs {
     secret: Option<String>,
     /// The game to play
     #[arg(long, value_name = "ID")]
-    game: i64,
+    game: Option<i64>,
+    /// Play every game the team is given in this contest, until it ends
+    #[arg(long, value_name = "ID")]
+    contest: Option<i64>,
     /// The judge-protocol program, as a shell runs it (`self` is this executable)
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<String>,
@@ -353,15 +357,20 @@ pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, CliError> {
         None => std::env::var("REVERSI_SECRET")
             .map_err(|_| super::usage("connect: give --secret or set REVERSI_SECRET"))?,
     };
+    let play = match (args.game, args.contest) {
+        (Some(id), _) => crate::connect::Play::Game(id),
+        (None, Some(id)) => crate::connect::Play::Contest(id),
+        (None, None) => return Err(super::usage("connect: give --game or --contest")),
+    };
     let options = crate::connect::Options {
         url: args.url.clone(),
         team: args.team.clone(),
         secret,
-        game: args.game,
+        play,
         command: args.command.join(" "),
     };
-    let ending =
-        crate::connect::run(options).map_err(|e| CliError::Failed(format!("connect: {e}")))?;
-    report(|out| writeln!(out, "game {}: {ending}", args.game))?;
+    let endings =
+        crate::connect::run(&options).map_err(|e| CliError::Failed(format!("connect: {e}")))?;
+    report(|out| endings.iter().try_for_each(|line| writeln!(out, "{line}")))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -97,6 +97,15 @@ impl Pool {
         }
     }
 
+    /// A new player joins the pool (a new version registered).
+    pub fn admit(&mut self) {
+        self.players.push(Rated::default());
+        for row in &mut self.head {
+            row.push(0);
+        }
+        self.head.push(vec![0; self.players.len()]);
+    }
+
     /// May `a` and `b` be matched now?
     #[must_use]
     pub fn feasible(&self, a: usize, b: usize) -> bool {
@@ -274,8 +283,8 @@ pub fn run(
     let mut played = 0u32;
     while played < games {
         let room = ((games - played).div_ceil(2)) as usize;
-        let pairs = pool.next_pairs(jobs.max(1).min(room));
-        if pairs.is_empty() {
+        let matches = play_round(&mut pool, arena, openings, jobs.max(1).min(room));
+        if matches == 0 {
             return (
                 pool,
                 Some(format!(
@@ -283,23 +292,39 @@ pub fn run(
                 )),
             );
         }
-        let mut specs = Vec::new();
-        for &(a, b) in &pairs {
-            specs.extend(paired_games(a, b, 2, openings));
-        }
-        let outcomes = arena.play(&specs);
-        for (k, &(a, b)) in pairs.iter().enumerate() {
-            let games: Vec<(usize, usize, Outcome)> = (0..2)
-                .map(|g| {
-                    let spec = &specs[2 * k + g];
-                    (spec.black, spec.white, outcomes[2 * k + g].clone())
-                })
-                .collect();
-            pool.record(a, b, &games);
-        }
-        played += 2 * pairs.len() as u32;
+        played += 2 * matches as u32;
     }
     (pool, None)
+}
+
+/// Plays up to `most` matches at once, the next pairs by the matching
+/// rules, and records them; returns how many were played (0: no pair is
+/// feasible).
+pub fn play_round(
+    pool: &mut Pool,
+    arena: &dyn Arena,
+    openings: &mut Openings,
+    most: usize,
+) -> usize {
+    let pairs = pool.next_pairs(most);
+    let mut specs = Vec::new();
+    for &(a, b) in &pairs {
+        specs.extend(paired_games(a, b, 2, openings));
+    }
+    if pairs.is_empty() {
+        return 0;
+    }
+    let outcomes = arena.play(&specs);
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let games: Vec<(usize, usize, Outcome)> = (0..2)
+            .map(|g| {
+                let spec = &specs[2 * k + g];
+                (spec.black, spec.white, outcomes[2 * k + g].clone())
+            })
+            .collect();
+        pool.record(a, b, &games);
+    }
+    pairs.len()
 }
 
 #[cfg(test)]
@@ -320,8 +345,8 @@ mod tests {
         assert_eq!(update(1520.0, 1480.0, None), (1520.0, 1480.0));
     }
 
-    #[test]
-    fn matching_rules() {
+    /// Three players who have all played once, rated 1600, 1499, 1550.
+    fn played_pool() -> Pool {
         let mut pool = Pool::new(3);
         for p in &mut pool.players {
             p.matches = 1;
@@ -329,20 +354,75 @@ mod tests {
         pool.players[0].rating = 1600.0;
         pool.players[1].rating = 1499.0;
         pool.players[2].rating = 1550.0;
-        assert!(!pool.feasible(0, 1), "gap over 100");
-        assert!(pool.feasible(0, 2));
-        // A new player of lower rating may face anyone.
+        pool
+    }
+
+    #[test]
+    fn rule_ratings_at_most_100_apart() {
+        let pool = played_pool();
+        assert!(!pool.feasible(0, 1), "101 apart");
+        assert!(pool.feasible(0, 2), "50 apart");
+        assert!(pool.feasible(1, 2), "51 apart");
+    }
+
+    #[test]
+    fn rule_a_new_player_rated_lower_may_meet_anyone() {
+        let mut pool = played_pool();
         pool.players[1].matches = 0;
-        assert!(pool.feasible(0, 1));
-        // A leader by 2 head-to-head wins who is also higher rated may not.
+        assert!(pool.feasible(0, 1), "new and lower");
+        // New but the higher rated: the gap rule holds.
+        pool.players[1].matches = 1;
+        pool.players[0].matches = 0;
+        assert!(!pool.feasible(0, 1), "new but higher");
+    }
+
+    #[test]
+    fn rule_a_leader_by_two_wins_meets_again_only_if_lower_rated() {
+        let mut pool = played_pool();
         pool.head[0][2] = 3;
+        pool.head[2][0] = 2;
+        assert!(pool.feasible(0, 2), "a lead of one");
         pool.head[2][0] = 1;
-        assert!(!pool.feasible(0, 2));
-        // ... unless the leader is the lower rated.
+        assert!(!pool.feasible(0, 2), "a lead of two, leader higher rated");
         pool.players[0].rating = 1540.0;
-        assert!(pool.feasible(0, 2));
+        assert!(pool.feasible(0, 2), "a lead of two, leader lower rated");
+    }
+
+    #[test]
+    fn rule_a_player_that_never_moved_is_not_matched() {
+        let mut pool = played_pool();
         pool.players[2].effective = false;
-        assert!(!pool.feasible(0, 2));
+        assert!(!pool.feasible(0, 2) && !pool.feasible(1, 2));
+        assert_eq!(pool.next_pairs(3), Vec::new());
+    }
+
+    #[test]
+    fn rule_the_opponent_is_the_next_feasible_in_priority() {
+        let mut pool = Pool::new(4);
+        for (p, rating) in pool
+            .players
+            .iter_mut()
+            .zip([1500.0, 1620.0, 1580.0, 1530.0])
+        {
+            p.matches = 1;
+            p.rating = rating;
+        }
+        // No streaks: priority is file order. 1 is out of 0's reach; 2
+        // comes before 3 in priority though 3 is the closer in rating.
+        assert_eq!(pool.next_pairs(2), vec![(0, 2), (1, 3)]);
+    }
+
+    #[test]
+    fn a_player_admitted_later_is_new_and_first() {
+        let mut pool = played_pool();
+        pool.head[0][2] = 1;
+        pool.admit();
+        assert_eq!(pool.players.len(), 4);
+        assert!(pool.players[3].is_new());
+        assert_eq!(pool.head.len(), 4);
+        assert!(pool.head.iter().all(|row| row.len() == 4));
+        assert_eq!(pool.head[0][2], 1, "what was there stays");
+        assert_eq!(pool.priority()[0], 3);
     }
 
     #[test]

@@ -184,6 +184,24 @@ impl Knockout {
     }
 }
 
+/// The standings of a knockout still under way, as the final table would
+/// show them, with `in` for those not yet knocked out.
+#[must_use]
+pub fn standings_so_far(standings: &[Standing], names: &[String]) -> Table {
+    let so_far = Knockout {
+        standings: standings.to_vec(),
+        rounds: Vec::new(),
+        winner: 0,
+    };
+    let mut table = so_far.standings_table(names);
+    for (row, &e) in table.rows.iter_mut().zip(&so_far.finishing_order()) {
+        if standings[e].out_in_round.is_none() {
+            *row.last_mut().expect("a result column") = "in".into();
+        }
+    }
+    table
+}
+
 /// Who gets dark: round one the higher number, then the higher points
 /// score, ties to the higher number.
 #[must_use]
@@ -224,6 +242,18 @@ pub fn game_points(outcome: &Outcome) -> (i32, i32) {
 
 /// Plays the whole knockout.
 pub fn run(entrants: usize, arena: &dyn Arena, openings: &mut Openings, seed: u64) -> Knockout {
+    run_observed(entrants, arena, openings, seed, &mut |_| {})
+}
+
+/// Plays the whole knockout, showing `after_round` the standings after
+/// each round (those still in have no `out_in_round`).
+pub fn run_observed(
+    entrants: usize,
+    arena: &dyn Arena,
+    openings: &mut Openings,
+    seed: u64,
+    after_round: &mut dyn FnMut(&[Standing]),
+) -> Knockout {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut numbering: Vec<usize> = (0..entrants).collect();
     rng.shuffle(&mut numbering);
@@ -369,6 +399,7 @@ pub fn run(entrants: usize, arena: &dyn Arena, openings: &mut Openings, seed: u6
         rounds.push(pairings);
         alive = next;
         round += 1;
+        after_round(&standings);
     }
     Knockout {
         standings,

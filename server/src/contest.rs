@@ -1,0 +1,341 @@
+//! Contests on the server: the knockout, the Elo pool and the ladder of
+//! `reversi tournament`, run by the same rules code (`reversi::tournament`)
+//! over an arena whose games are the server's: each game the rules ask for
+//! is stored, played by remote bots or hosted programs, and its outcome
+//! read back from the store.
+//!
+//! A contest's course is a function of its seed and its games' outcomes,
+//! so a contest survives a restart by being run again from the start: the
+//! games it made before (numbered in order) are found instead of made
+//! anew, the finished ones answer at once, and the rules arrive where
+//! they had got to. An Elo pool's later entrants are stored with the game
+//! count at which they were taken in, so a rerun takes them in at the same
+//! point.
+
+use crate::store::{ContestRow, GameRow};
+use crate::{hosted, now_ms, App};
+use reversi::arena::{Arena, Entrant, GameSpec, Openings, Outcome};
+use reversi::tournament::{bracket_svg, elo, knockout, ladder, Table};
+use reversi_core::bitboard::Square;
+use reversi_core::board::{Board, Color};
+use std::cell::Cell;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The formats, as the API names them.
+pub const FORMATS: [&str; 3] = ["knockout", "elo", "ladder"];
+
+/// How long a contest waits between looks at its games (a change wakes it
+/// sooner).
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// An opening's moves as stored (`None` a pass), from its XOT line; `None`
+/// where a move does not replay.
+#[must_use]
+pub fn opening_moves(line: &str) -> Option<Vec<Option<String>>> {
+    let mut board = Board::start();
+    let mut moves = Vec::new();
+    let chars: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    for pair in chars.chunks(2) {
+        let text: String = pair.iter().collect();
+        let sq = Square::parse(&text.to_ascii_lowercase())?;
+        if !board.has_moves() && !board.is_game_over() {
+            board = board.pass();
+            moves.push(None);
+        }
+        if !board.is_legal(sq) {
+            return None;
+        }
+        board = board.play(sq);
+        moves.push(Some(sq.to_string()));
+    }
+    Some(moves)
+}
+
+/// A stored game's outcome, as the rules see it.
+#[must_use]
+pub fn outcome_of(row: &GameRow) -> Outcome {
+    let mut legal = [0u32; 2];
+    for ply in row.opening_plies..row.moves.len() {
+        legal[ply % 2] += 1;
+    }
+    let ending = row.ending.clone().unwrap_or_default();
+    let lost = |loser: Color| Outcome {
+        black_discs: 0,
+        white_discs: 0,
+        forfeit: Some((loser, ending.clone())),
+        double_forfeit: None,
+        before_first_move: legal[loser.index()] == 0,
+        legal_replies: legal,
+        number: None,
+    };
+    match row.forfeit.as_deref() {
+        Some("black") => lost(Color::Black),
+        Some("white") => lost(Color::White),
+        Some(_) => Outcome {
+            forfeit: None,
+            double_forfeit: Some([ending.clone(), ending.clone()]),
+            before_first_move: true,
+            ..lost(Color::Black)
+        },
+        None => {
+            let position = crate::game::Position::of(row).ok();
+            let (black, white) = position.map_or((0, 0), |p| {
+                let (b, w) = p.board.colors(p.to_move);
+                (b.count_ones(), w.count_ones())
+            });
+            Outcome {
+                legal_replies: legal,
+                ..Outcome::finished(black, white)
+            }
+        }
+    }
+}
+
+/// The server's games as an arena, for one contest.
+struct Games<'a> {
+    app: &'a Arc<App>,
+    contest: &'a ContestRow,
+    /// The entrants' teams, by index.
+    teams: std::cell::RefCell<Vec<String>>,
+    /// The number the next game asked for gets.
+    next: Cell<i64>,
+}
+
+/// Runs `work` until the store answers: a contest waits out a database
+/// that is failing rather than lose its place.
+fn patiently<T>(what: &str, work: impl Fn() -> Result<T, crate::store::StoreError>) -> T {
+    let mut said = false;
+    loop {
+        match work() {
+            Ok(value) => return value,
+            Err(e) => {
+                if !said {
+                    eprintln!("reversi-server: {what}: {e} (trying again)");
+                    said = true;
+                }
+                std::thread::sleep(LOOK_EVERY);
+            }
+        }
+    }
+}
+
+impl Games<'_> {
+    /// Whether game number `seq` was made before (the contest is being
+    /// run again after a restart, and has not caught up).
+    fn made(&self, seq: i64) -> bool {
+        patiently("a contest's games", || {
+            self.app.store.contest_game(self.contest.id, seq)
+        })
+        .is_some()
+    }
+
+    /// Waits while the organiser has the contest paused.
+    fn while_paused(&self) {
+        loop {
+            let seen = self.app.moved.seen();
+            let state =
+                patiently("a contest", || self.app.store.contest(self.contest.id)).map(|c| c.state);
+            if state.as_deref() != Some("paused") {
+                return;
+            }
+            self.app.moved.wait_past(seen, LOOK_EVERY);
+        }
+    }
+
+    fn save(&self, table: &Table, bracket: Option<&str>, finished: bool) {
+        patiently("a contest's standings", || {
+            self.app
+                .store
+                .save_standings(self.contest.id, &table.to_json(), bracket, finished)
+        });
+        self.app.moved.poke();
+    }
+}
+
+impl Arena for Games<'_> {
+    fn play(&self, games: &[GameSpec]) -> Vec<Outcome> {
+        let first = self.next.get();
+        self.next.set(first + games.len() as i64);
+        let mut ids = Vec::with_capacity(games.len());
+        for (k, spec) in games.iter().enumerate() {
+            let seq = first + k as i64;
+            if !self.made(seq) {
+                self.while_paused();
+            }
+            let teams = self.teams.borrow();
+            let opening = opening_moves(&spec.opening.moves).unwrap_or_default();
+            let id = patiently("a contest's game", || {
+                self.app.store.make_contest_game(
+                    self.contest.id,
+                    seq,
+                    &teams[spec.black],
+                    &teams[spec.white],
+                    self.contest.move_time_ms,
+                    &opening,
+                    now_ms(),
+                )
+            });
+            if let Some(row) = patiently("a game", || self.app.store.game(id)) {
+                hosted::seat(self.app, &row);
+            }
+            self.app.moved.raise(id);
+            ids.push(id);
+        }
+        loop {
+            let seen = self.app.moved.seen();
+            let rows: Vec<GameRow> = ids
+                .iter()
+                .filter_map(|&id| patiently("a game", || self.app.store.game(id)))
+                .collect();
+            if rows.len() == ids.len() && rows.iter().all(|r| r.ending.is_some()) {
+                return rows.iter().map(outcome_of).collect();
+            }
+            self.app.moved.wait_past(seen, LOOK_EVERY);
+        }
+    }
+}
+
+/// Starts running contest `id` on a thread of its own, unless it runs.
+pub fn start(app: &Arc<App>, id: i64) {
+    if !app
+        .contests
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id)
+    {
+        return;
+    }
+    let worker = Arc::clone(app);
+    let spawned = std::thread::Builder::new()
+        .name(format!("contest-{id}"))
+        .spawn(move || {
+            run(&worker, id);
+            let mut running = worker.contests.lock().unwrap_or_else(|e| e.into_inner());
+            running.remove(&id);
+        });
+    if spawned.is_err() {
+        eprintln!("reversi-server: contest {id}: no thread to run it on");
+        app.contests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+    }
+}
+
+/// After a start: runs every contest not finished (each from its start,
+/// finding its games).
+pub fn resume_all(app: &Arc<App>) {
+    let Ok(contests) = app.store.contests() else {
+        return;
+    };
+    for (id, _, _, state) in contests {
+        if state != "finished" {
+            start(app, id);
+        }
+    }
+}
+
+/// Runs contest `id` to its end.
+fn run(app: &Arc<App>, id: i64) {
+    let Some(contest) = patiently("a contest", || app.store.contest(id)) else {
+        return;
+    };
+    let entrants = patiently("a contest's entrants", || app.store.entrants(id));
+    let mut openings = match Openings::parse(&contest.openings, contest.seed as u64) {
+        Ok(openings) => openings,
+        Err(e) => {
+            eprintln!("reversi-server: contest {id}: {e}");
+            return;
+        }
+    };
+    let names: Vec<String> = entrants
+        .iter()
+        .filter(|e| e.admitted_at == Some(0))
+        .map(|e| e.team.clone())
+        .collect();
+    let games = Games {
+        app,
+        contest: &contest,
+        teams: std::cell::RefCell::new(names.clone()),
+        next: Cell::new(0),
+    };
+    let seed = contest.seed as u64;
+    match contest.format.as_str() {
+        "knockout" => {
+            let k = knockout::run_observed(
+                names.len(),
+                &games,
+                &mut openings,
+                seed,
+                &mut |standings| {
+                    games.save(&knockout::standings_so_far(standings, &names), None, false);
+                },
+            );
+            let entrants: Vec<Entrant> = names
+                .iter()
+                .map(|name| Entrant {
+                    name: name.clone(),
+                    command: String::new(),
+                })
+                .collect();
+            let svg = bracket_svg::render(&k, &entrants);
+            games.save(&k.standings_table(&names), Some(&svg), true);
+        }
+        "ladder" => {
+            let mut l = ladder::Ladder::new(names.len());
+            let rounds = contest.games.max(1);
+            for round in 1..=rounds {
+                l.round(&games, &mut openings, contest.per_pair.max(1) as usize);
+                let table = l.standings_table(&names, ["as-black", "as-white"]);
+                games.save(&table, None, round == rounds);
+            }
+        }
+        _ => run_pool(&games, &mut openings),
+    }
+}
+
+/// The Elo pool: matches by the rules until the contest's games are played
+/// (never, when it asks for 0: it waits for new entrants instead), taking
+/// in new entrants between rounds.
+fn run_pool(games: &Games<'_>, openings: &mut Openings) {
+    let id = games.contest.id;
+    let mut pool = elo::Pool::new(0);
+    let mut names: Vec<String> = Vec::new();
+    let target = games.contest.games.max(0);
+    let mut played = 0i64;
+    loop {
+        let seq = games.next.get();
+        if !games.made(seq) {
+            patiently("a contest's entrants", || {
+                games.app.store.admit_entrants(id, seq)
+            });
+        }
+        let entrants = patiently("a contest's entrants", || games.app.store.entrants(id));
+        for e in entrants.iter().skip(names.len()) {
+            if e.admitted_at.is_none_or(|at| at > seq) {
+                break;
+            }
+            pool.admit();
+            names.push(e.team.clone());
+        }
+        *games.teams.borrow_mut() = names.clone();
+        if target > 0 && played >= target {
+            games.save(&pool.standings_table(&names), None, true);
+            return;
+        }
+        let room = if target > 0 {
+            ((target - played + 1) / 2) as usize
+        } else {
+            usize::MAX
+        };
+        let matches = elo::play_round(&mut pool, games, openings, room);
+        games.save(&pool.standings_table(&names), None, false);
+        if matches == 0 {
+            // No pair may meet: wait for a new entrant.
+            let seen = games.app.moved.seen();
+            games.app.moved.wait_past(seen, LOOK_EVERY);
+        }
+        played += 2 * matches as i64;
+    }
+}

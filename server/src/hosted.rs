@@ -1,0 +1,166 @@
+//! Hosted programs: teams whose command line the organiser registered
+//! (nothing is uploaded; the organiser decides what runs). The server
+//! plays their side of each game itself, through the same seat as
+//! `reversi connect` (`reversi::seat`), with the moves judged and stored
+//! as a remote bot's are. A program restarted mid-game (the server was)
+//! is given the position as it stands.
+//!
+//! A program that fails (will not start, dies, answers nothing) loses the
+//! game at once, as under our referee: its side forfeits with the reason.
+
+use crate::store::GameRow;
+use crate::{now_ms, App};
+use reversi::seat::{self, Stop, Table, View};
+use reversi_core::board::Color;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The seats being played, by game and side.
+#[derive(Default)]
+pub struct Seats(Mutex<HashSet<(i64, usize)>>);
+
+/// A hosted side of one game, played from inside the server.
+struct Seat {
+    app: Arc<App>,
+    id: i64,
+    color: Color,
+}
+
+impl Seat {
+    fn row(&self) -> Result<GameRow, String> {
+        self.app
+            .store
+            .game(self.id)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no game {}", self.id))
+    }
+
+    fn view(&self, row: &GameRow) -> View {
+        let moves: Vec<String> = row
+            .moves
+            .iter()
+            .map(|m| m.clone().unwrap_or_else(|| "pass".into()))
+            .collect();
+        let to_move = if moves.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        View {
+            moves,
+            color: self.color,
+            ending: row.ending.clone(),
+            my_turn: row.ending.is_none() && to_move == self.color,
+            move_time: Duration::from_millis(row.move_time_ms.max(0) as u64),
+        }
+    }
+}
+
+impl Table for Seat {
+    fn look(&self, wait: Duration) -> Result<View, String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let seen = self.app.moved.seen();
+            let view = self.view(&self.row()?);
+            let now = Instant::now();
+            if view.my_turn || view.ending.is_some() || now >= deadline {
+                return Ok(view);
+            }
+            self.app.moved.wait_past(seen, deadline - now);
+        }
+    }
+
+    fn send(&self, text: &str) -> Result<(), String> {
+        let arrived = now_ms();
+        let row = self.row()?;
+        if !self.view(&row).my_turn {
+            // Ended (on time, say) while the program thought.
+            return Ok(());
+        }
+        match self.app.submit(&row, text, arrived) {
+            Ok(()) | Err(crate::store::StoreError::Stale) => Ok(()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+}
+
+/// Seats the hosted sides of game `row` that are not seated yet: a thread
+/// each, for the game's length.
+pub fn seat(app: &Arc<App>, row: &GameRow) {
+    if row.ending.is_some() {
+        return;
+    }
+    for (color, team) in [(Color::Black, &row.black), (Color::White, &row.white)] {
+        let Ok(Some(command)) = app.store.command_of(team) else {
+            continue;
+        };
+        let key = (row.id, color.index());
+        if !app
+            .seats
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key)
+        {
+            continue;
+        }
+        let seat = Seat {
+            app: Arc::clone(app),
+            id: row.id,
+            color,
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("game-{}-{}", row.id, color.name()))
+            .spawn(move || {
+                play(&seat, &command);
+                let mut seats = seat.app.seats.0.lock().unwrap_or_else(|e| e.into_inner());
+                seats.remove(&(seat.id, seat.color.index()));
+            });
+        if spawned.is_err() {
+            app.seats
+                .0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&key);
+        }
+    }
+}
+
+/// Plays the seat to the end; a program's failure loses its side the game.
+fn play(seat: &Seat, command: &str) {
+    match seat::play(seat, command) {
+        Ok(_) => {}
+        Err(Stop::Program(why)) => {
+            let Ok(row) = seat.row() else { return };
+            if row.ending.is_none() {
+                let name = seat.color.name();
+                let ending = format!("{name} forfeits: {why}");
+                if seat
+                    .app
+                    .store
+                    .end(row.id, row.moves.len(), name, &ending)
+                    .is_ok()
+                {
+                    seat.app.moved.raise(row.id);
+                }
+            }
+        }
+        Err(Stop::Table(why)) => {
+            // The clock still runs: the side loses on time if nobody plays it.
+            eprintln!("reversi-server: game {}: {why}", seat.id);
+        }
+    }
+}
+
+/// After a start: seats the hosted sides of every game in progress.
+pub fn seat_all(app: &Arc<App>) {
+    let Ok(ids) = app.store.games_in_progress() else {
+        return;
+    };
+    for id in ids {
+        if let Ok(Some(row)) = app.store.game(id) {
+            seat(app, &row);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! A judge-protocol program in its seat at a game kept elsewhere: the arena
+//! server's game, reached over HTTP by `reversi connect`, or from inside
+//! the server for a hosted program. The program hears the judge's lines as
+//! under our referee (the position placed, `BEGIN` or the opponent's
+//! `TURN`/`PASS`, `END`); each reply goes to the table as the side's move,
+//! and the table judges it.
+//!
+//! A program that joins a game already under way (it was restarted, or so
+//! was the server) is given the position as it stands, which the judge
+//! protocol's `PLACE` lines allow, and plays on from there.
+
+use crate::arena::program::{Program, EXIT_LIMIT, SETUP_LIMIT};
+use reversi_core::bitboard::Square;
+use reversi_core::board::{Board, Color};
+use reversi_core::protocol::{place_commands, Command};
+use std::time::Duration;
+
+/// A game as the seat sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// Every move from the standard start (the opening's included), as
+    /// square names or `pass`.
+    pub moves: Vec<String>,
+    /// The side this seat plays.
+    pub color: Color,
+    /// How the game ended, once it has.
+    pub ending: Option<String>,
+    /// The seat's side is to move.
+    pub my_turn: bool,
+    pub move_time: Duration,
+}
+
+/// Where the game is kept.
+pub trait Table {
+    /// The game after waiting (at most `wait`) for the seat's turn or the
+    /// end.
+    fn look(&self, wait: Duration) -> Result<View, String>;
+    /// Sends the seat's move as the program gave it (`d3`, `pass`, or its
+    /// words as they were, which the table refuses). A move the table says
+    /// came too late because the game moved on is not an error: the next
+    /// look shows what happened.
+    fn send(&self, text: &str) -> Result<(), String>;
+}
+
+/// How long one look waits.
+const LOOK_FOR: Duration = Duration::from_secs(20);
+
+/// A judge-protocol reply as the table takes a move: `d 3` -> `d3`,
+/// `PASS` -> `pass`; anything else as it was (the table refuses it).
+#[must_use]
+pub fn table_move(reply: &str) -> String {
+    if reply == "PASS" {
+        return "pass".into();
+    }
+    let compact: String = reply.split_whitespace().collect();
+    if Square::parse(&compact).is_some() {
+        compact
+    } else {
+        reply.to_string()
+    }
+}
+
+/// The position after `moves` from the standard start, and the side to
+/// move; `None` where a move does not replay.
+#[must_use]
+pub fn position_after(moves: &[String]) -> Option<(Board, Color)> {
+    let mut board = Board::start();
+    let mut to_move = Color::Black;
+    for m in moves {
+        board = if m == "pass" {
+            (!board.has_moves()).then(|| board.pass())?
+        } else {
+            let sq = Square::parse(m).filter(|&sq| board.is_legal(sq))?;
+            board.play(sq)
+        };
+        to_move = to_move.other();
+    }
+    Some((board, to_move))
+}
+
+/// Why a seat stopped before the game's end.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The program failed (it could not start, died, or went silent): the
+    /// game is lost by its side. The reason, for the record.
+    Program(String),
+    /// The table failed (unreachable, refused, or showed a game that does
+    /// not replay).
+    Table(String),
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Program(why) | Stop::Table(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Plays the seat's side with the program `command` until the game ends;
+/// returns how it ended.
+pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
+    let first = table.look(Duration::ZERO).map_err(Stop::Table)?;
+    if let Some(ending) = first.ending {
+        return Ok(ending);
+    }
+    let (board, to_move) = position_after(&first.moves).ok_or_else(|| {
+        Stop::Table(format!(
+            "the game's moves do not replay: {}",
+            first.moves.join(" ")
+        ))
+    })?;
+    let limit = first.move_time;
+    let mut program = Program::spawn_with_limit(command, None, Some(limit))
+        .map_err(|e| Stop::Program(format!("could not start '{command}': {e}")))?;
+    let (mine, theirs) = board.colors(to_move);
+    let (mine, theirs) = if to_move == first.color {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    };
+    let mut setup = vec![Command::Start];
+    setup.extend(place_commands(mine, theirs));
+    setup.push(Command::Done);
+    let mut sent = std::time::Instant::now();
+    for line in &setup {
+        sent = program
+            .send(&line.to_string())
+            .map_err(|f| Stop::Program(format!("the program {f}")))?;
+    }
+    let (ok, _) = program
+        .receive(sent, SETUP_LIMIT)
+        .map_err(|f| Stop::Program(format!("after DONE: the program {f}")))?;
+    if ok != "OK" {
+        return Err(Stop::Program(format!(
+            "after DONE the program said '{ok}', not OK"
+        )));
+    }
+    // The moves the program knows of; the position it was given is its
+    // start, and it moves first there if its side is to move.
+    let start = first.moves.len();
+    let mut relayed = start;
+    // Our last move sent, until the table shows it.
+    let mut pending: Option<String> = None;
+    let ours_at = |ply: usize| (to_move == first.color) == (ply - start).is_multiple_of(2);
+    loop {
+        let view = table.look(LOOK_FOR).map_err(Stop::Table)?;
+        if let Some(own) = pending.take() {
+            let stored = view.moves.len() > relayed && ours_at(relayed);
+            if stored && view.moves[relayed] == own {
+                relayed += 1;
+            } else if view.ending.is_none() {
+                // Not stored: refused, or never seen by the table.
+                pending = Some(own);
+            }
+        }
+        if let Some(ending) = view.ending {
+            let _ = program.send("END");
+            let _ = program.finish(EXIT_LIMIT);
+            return Ok(ending);
+        }
+        if !view.my_turn {
+            continue;
+        }
+        if let Some(own) = pending.take() {
+            // Our move was not stored, and it is our turn: send it again.
+            table.send(&own).map_err(Stop::Table)?;
+            pending = Some(own);
+            continue;
+        }
+        let request = match view.moves.get(relayed) {
+            None if relayed == start => Command::Begin,
+            None => {
+                return Err(Stop::Table(
+                    "our turn, but no move of the opponent's".into(),
+                ))
+            }
+            Some(m) if m == "pass" => Command::Pass,
+            Some(m) => match Square::parse(m) {
+                Some(sq) => Command::Turn(sq),
+                None => return Err(Stop::Table(format!("the table shows the move '{m}'"))),
+            },
+        };
+        relayed = view.moves.len();
+        let sent = program
+            .send(&request.to_string())
+            .map_err(|f| Stop::Program(format!("the program {f}")))?;
+        // The table keeps the clock; ours only stops waiting on a program
+        // that has plainly gone.
+        let (reply, _) = program
+            .receive(sent, limit + Duration::from_secs(5))
+            .map_err(|f| Stop::Program(format!("after {request}: the program {f}")))?;
+        let own = table_move(&reply);
+        table.send(&own).map_err(Stop::Table)?;
+        pending = Some(own);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_become_table_moves() {
+        assert_eq!(table_move("d 3"), "d3");
+        assert_eq!(table_move("PASS"), "pass");
+        assert_eq!(table_move("hello"), "hello");
+    }
+
+    #[test]
+    fn positions_replay_with_passes_named() {
+        let moves: Vec<String> = ["f5", "d6"].iter().map(|s| s.to_string()).collect();
+        let (board, to_move) = position_after(&moves).expect("legal");
+        assert_eq!(to_move, Color::Black);
+        assert_eq!((board.player | board.opponent).count_ones(), 6);
+        assert!(position_after(&["pass".to_string()]).is_none());
+        assert!(position_after(&["a1".to_string()]).is_none());
+    }
+}
