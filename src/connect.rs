@@ -104,6 +104,11 @@ impl Server {
         loop {
             match self.request(path, body) {
                 Ok(value) => return Ok(value),
+                // Slowed down (several bots behind one address share its
+                // rate): wait, and ask again.
+                Err(Failure::Refused(429, _)) if since.elapsed() < RECONNECT_FOR => {
+                    std::thread::sleep(Duration::from_millis(100 + fastrand::u64(..200)));
+                }
                 Err(Failure::Refused(code, why)) => {
                     return Err(format!(
                         "{method} {path}: the server refused ({code}) {why}"

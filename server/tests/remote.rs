@@ -11,15 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TOKEN: &str = "organiser-token-for-tests";
+pub const TOKEN: &str = "organiser-token-for-tests";
 
-fn server_bin() -> &'static str {
+pub fn server_bin() -> &'static str {
     env!("CARGO_BIN_EXE_reversi-server")
 }
 
 /// The tools' binary: beside the server's, or the release build (`make
 /// test` builds it before the server's tests run in the test profile).
-fn reversi_bin() -> PathBuf {
+pub fn reversi_bin() -> PathBuf {
     let here = Path::new(server_bin()).with_file_name("reversi");
     let release = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/reversi");
     [here, release]
@@ -28,24 +28,30 @@ fn reversi_bin() -> PathBuf {
         .expect("no reversi binary: `cargo build --release` first")
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("reversi-server-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-struct Server {
+pub struct Server {
+    pub url: String,
     child: Child,
-    url: String,
 }
 
 impl Server {
     /// Starts the server on `addr` (port 0: a free one) with `db`.
-    fn start(db: &Path, addr: &str) -> Server {
+    pub fn start(db: &Path, addr: &str) -> Server {
+        Server::start_with(db, addr, &[])
+    }
+
+    /// As [`Server::start`], with more of the server's flags.
+    pub fn start_with(db: &Path, addr: &str, flags: &[&str]) -> Server {
         let mut child = Command::new(server_bin())
             .args(["--addr", addr, "--db"])
             .arg(db)
+            .args(flags)
             .env("REVERSI_ADMIN_TOKEN", TOKEN)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -63,12 +69,12 @@ impl Server {
         Server { child, url }
     }
 
-    fn kill(&mut self) {
+    pub fn kill(&mut self) {
         let _ = self.child.kill(); // SIGKILL
         let _ = self.child.wait();
     }
 
-    fn port(&self) -> String {
+    pub fn port(&self) -> String {
         self.url.rsplit(':').next().unwrap().to_string()
     }
 }
@@ -79,7 +85,7 @@ impl Drop for Server {
     }
 }
 
-fn agent() -> ureq::Agent {
+pub fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(40)))
@@ -88,7 +94,7 @@ fn agent() -> ureq::Agent {
 }
 
 /// A request: its status and JSON body.
-fn call(url: &str, method: &str, headers: &[(&str, &str)], body: Option<&str>) -> (u16, Value) {
+pub fn call(url: &str, method: &str, headers: &[(&str, &str)], body: Option<&str>) -> (u16, Value) {
     let agent = agent();
     let mut response = match method {
         "POST" => {
@@ -112,13 +118,13 @@ fn call(url: &str, method: &str, headers: &[(&str, &str)], body: Option<&str>) -
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-fn register(s: &Server, name: &str, secret: &str) {
+pub fn register(s: &Server, name: &str, secret: &str) {
     let body = json!({ "name": name, "secret": secret }).to_string();
     let (status, reply) = call(&format!("{}/api/teams", s.url), "POST", &[], Some(&body));
     assert_eq!(status, 201, "{reply}");
 }
 
-fn new_game(s: &Server, black: &str, white: &str, move_time_ms: u64) -> i64 {
+pub fn new_game(s: &Server, black: &str, white: &str, move_time_ms: u64) -> i64 {
     let body = json!({ "black": black, "white": white, "move_time_ms": move_time_ms }).to_string();
     let auth = format!("Bearer {TOKEN}");
     let (status, reply) = call(
@@ -131,12 +137,12 @@ fn new_game(s: &Server, black: &str, white: &str, move_time_ms: u64) -> i64 {
     reply["id"].as_i64().unwrap()
 }
 
-fn game(s: &Server, id: i64) -> Value {
+pub fn game(s: &Server, id: i64) -> Value {
     call(&format!("{}/api/games/{id}", s.url), "GET", &[], None).1
 }
 
 /// Starts `reversi connect` for `team` in game `id` with `program`.
-fn connect(s: &Server, team: &str, secret: &str, id: i64, program: &str) -> Child {
+pub fn connect(s: &Server, team: &str, secret: &str, id: i64, program: &str) -> Child {
     Command::new(reversi_bin())
         .args([
             "connect",
@@ -157,7 +163,7 @@ fn connect(s: &Server, team: &str, secret: &str, id: i64, program: &str) -> Chil
 
 /// Checks that `game`'s moves replay legally from the start and that its
 /// ending is the final position's count; returns the number of moves.
-fn check_finished(game: &Value) -> usize {
+pub fn check_finished(game: &Value) -> usize {
     let moves = game["moves"].as_array().unwrap();
     let mut board = Board::start();
     let mut black_to_move = true;
@@ -188,7 +194,7 @@ fn check_finished(game: &Value) -> usize {
     moves.len()
 }
 
-fn wait_ok(child: Child) -> String {
+pub fn wait_ok(child: Child) -> String {
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
@@ -384,7 +390,7 @@ fn a_killed_server_restarts_and_the_game_goes_on() {
 }
 
 /// Chromium (or Chrome), as `make test` installs it.
-fn chromium() -> String {
+pub fn chromium() -> String {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
         let found = Command::new("sh")
             .arg("-c")

@@ -1,5 +1,6 @@
 //! The server's tests, in one binary: its modules on their own, then the
 //! server as a user meets it.
 
+mod contests;
 mod remote;
 mod units;

@@ -1,0 +1,440 @@
+//! Contests on the server: a knockout of remote and hosted players that
+//! comes out as `reversi tournament` does, an Elo pool that takes in a new
+//! entrant first and holds while paused, every way to lose a game on a
+//! technicality, and a knockout that survives a kill -9.
+
+use crate::remote::{
+    call, check_finished, chromium, game, reversi_bin, scratch, wait_ok, Server, TOKEN,
+};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server for several bots on this one address: its per-address rate
+/// limit (meant for a class's machines, one bot each) is lifted, as an
+/// organiser would for bots that share a machine.
+fn start(db: &Path, addr: &str) -> Server {
+    Server::start_with(db, addr, &["--rate", "0"])
+}
+
+fn openings_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/openings/xot-8.txt")
+}
+
+fn admin(s: &Server, path: &str, body: &Value) -> (u16, Value) {
+    let auth = format!("Bearer {TOKEN}");
+    call(
+        &format!("{}{path}", s.url),
+        "POST",
+        &[("authorization", &auth)],
+        Some(&body.to_string()),
+    )
+}
+
+/// Registers a hosted program.
+fn hosted(s: &Server, name: &str, command: &str) {
+    let (status, reply) = admin(
+        s,
+        "/api/teams",
+        &json!({ "name": name, "command": command }),
+    );
+    assert_eq!(status, 201, "{reply}");
+}
+
+fn contest(s: &Server, id: i64) -> Value {
+    call(&format!("{}/api/contests/{id}", s.url), "GET", &[], None).1
+}
+
+/// Waits (at most `secs`) until `done` holds of contest `id`.
+fn wait_for(s: &Server, id: i64, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+    let since = Instant::now();
+    loop {
+        let c = contest(s, id);
+        if done(&c) {
+            return c;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(secs),
+            "waited {secs} s: {c}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `reversi connect --contest` for `team`.
+fn connect_contest(s: &Server, team: &str, id: i64, program: &str) -> Child {
+    Command::new(reversi_bin())
+        .args([
+            "connect",
+            &s.url,
+            "--team",
+            team,
+            "--contest",
+            &id.to_string(),
+            "--",
+        ])
+        .args(program.split_whitespace())
+        .env("REVERSI_SECRET", format!("{team}-secret"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("reversi connect starts")
+}
+
+fn register_remote(s: &Server, team: &str) {
+    crate::remote::register(s, team, &format!("{team}-secret"));
+}
+
+fn bot(depth: u32) -> String {
+    format!("{} --depth {depth}", reversi_bin().display())
+}
+
+/// The page of contest `id` in headless Chromium, after its scripts ran.
+fn dom(s: &Server, path: &str) -> String {
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(format!("{}{path}", s.url))
+        .output()
+        .expect("chromium runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does() {
+    let dir = scratch("knockout");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    // Five players, one bye: three remote bots, two hosted programs; each
+    // a fixed-depth search, so that the same game is played the same way
+    // under the server and under `reversi tournament`.
+    let players = [("p1", 1), ("p2", 2), ("p3", 3), ("p4", 2), ("p5", 1)];
+    let remote = ["p1", "p3", "p4"];
+    for (name, depth) in players {
+        if remote.contains(&name) {
+            register_remote(&s, name);
+        } else {
+            hosted(&s, name, &bot(depth));
+        }
+    }
+    let openings = std::fs::read_to_string(openings_file()).unwrap();
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({
+            "name": "Knockout of five",
+            "format": "knockout",
+            "entrants": players.iter().map(|p| p.0).collect::<Vec<_>>(),
+            "seed": 11,
+            "openings": openings,
+        }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let bridges: Vec<Child> = players
+        .iter()
+        .filter(|p| remote.contains(&p.0))
+        .map(|&(name, depth)| connect_contest(&s, name, id, &format!("self --depth {depth}")))
+        .collect();
+    let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
+    for bridge in bridges {
+        let out = wait_ok(bridge);
+        assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
+    }
+    let games = c["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4, "five players, one bye a round: {c}");
+    for g in games {
+        let full = game(&s, g["id"].as_i64().unwrap());
+        assert!(
+            full["ending"]
+                .as_str()
+                .is_some_and(|e| !e.contains("forfeit")),
+            "{full}"
+        );
+        check_finished(&full);
+    }
+    // The same players, seed and openings under `reversi tournament`.
+    let file = dir.join("players.txt");
+    let lines: String = players
+        .iter()
+        .map(|(name, depth)| format!("{name}: {}\n", bot(*depth)))
+        .collect();
+    std::fs::write(&file, lines).unwrap();
+    let out = dir.join("local");
+    let status = Command::new(reversi_bin())
+        .args([
+            "tournament",
+            "--format",
+            "knockout",
+            "--seed",
+            "11",
+            "--jobs",
+            "2",
+        ])
+        .arg("--players")
+        .arg(&file)
+        .arg("--openings")
+        .arg(openings_file())
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let local: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        c["standings"], local,
+        "the server's standings, then the tournament's"
+    );
+    // The contest's page: the standings, the bracket, a link a game.
+    let page = dom(&s, &format!("/contests/{id}"));
+    let winner = local[0]["player"].as_str().unwrap();
+    assert!(page.contains("class=\"standings\""), "{page}");
+    assert!(page.contains("<svg"), "a bracket: {page}");
+    assert!(
+        page.contains(&format!("<td>1</td><td>{winner}</td>")),
+        "the winner first: {page}"
+    );
+    assert_eq!(page.matches("<a href=\"/games/").count(), 4, "{page}");
+}
+
+#[test]
+fn an_elo_pool_takes_a_new_entrant_first_and_holds_while_paused() {
+    let dir = scratch("pool");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    for (name, depth) in [("a", 1), ("b", 2), ("c", 3)] {
+        hosted(&s, name, &bot(depth));
+    }
+    // A pool with no end: it plays while pairs may meet, then waits.
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({ "name": "Pool", "format": "elo", "entrants": ["a", "b"], "games": 0,
+                 "openings": std::fs::read_to_string(openings_file()).unwrap() }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let ended = |c: &Value, n: usize| {
+        let games = c["games"].as_array().unwrap();
+        games.len() >= n && games.iter().all(|g| !g["ending"].is_null())
+    };
+    wait_for(&s, id, 60, |c| ended(c, 2));
+    assert_eq!(
+        admin(&s, &format!("/api/contests/{id}/pause"), &json!({})).0,
+        200
+    );
+    let paused = wait_for(&s, id, 60, |c| ended(c, 2));
+    let count = paused["games"].as_array().unwrap().len();
+    // Knockouts take no one new; the pool does.
+    let (status, reply) = admin(
+        &s,
+        &format!("/api/contests/{id}/entrants"),
+        &json!({ "team": "c" }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        contest(&s, id)["games"].as_array().unwrap().len(),
+        count,
+        "no game starts while paused"
+    );
+    assert_eq!(
+        admin(&s, &format!("/api/contests/{id}/resume"), &json!({})).0,
+        200
+    );
+    let c = wait_for(&s, id, 60, |c| c["games"].as_array().unwrap().len() > count);
+    let first_new = &c["games"][count];
+    assert!(
+        first_new["black"] == json!("c") || first_new["white"] == json!("c"),
+        "the new entrant plays first: {c}"
+    );
+    let c = wait_for(&s, id, 60, |c| {
+        c["standings"].as_array().unwrap().len() == 3
+    });
+    for row in c["standings"].as_array().unwrap() {
+        assert!(row["rating"].as_f64().is_some(), "{row}");
+    }
+    assert_eq!(
+        admin(&s, "/api/contests/999/pause", &json!({})).0,
+        404,
+        "no such contest"
+    );
+}
+
+#[test]
+fn every_way_to_lose_on_a_technicality() {
+    let dir = scratch("forfeits");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    hosted(&s, "good", &bot(1));
+    // Judge-protocol programs that set up properly, then misbehave at
+    // their first move.
+    let misbehaving = |reply: &str| {
+        format!("while read l; do case \"$l\" in DONE) echo OK;; BEGIN|TURN*|PASS) {reply};; esac; done")
+    };
+    let cases = [
+        (
+            "illegal",
+            misbehaving("echo 'a 1'"),
+            "black forfeits: a1 is not legal",
+        ),
+        (
+            "malformed",
+            misbehaving("echo hello"),
+            "black forfeits: 'hello' is not a move",
+        ),
+        (
+            "late",
+            misbehaving("sleep 5"),
+            "black forfeits: no move within 300 ms",
+        ),
+        (
+            "gone",
+            misbehaving("exit 0"),
+            "black forfeits: after BEGIN: the program",
+        ),
+    ];
+    let mut ids = Vec::new();
+    for (name, command, _) in &cases {
+        hosted(&s, name, command);
+        let (status, reply) = admin(
+            &s,
+            "/api/games",
+            &json!({ "black": name, "white": "good", "move_time_ms": 300 }),
+        );
+        assert_eq!(status, 201, "{reply}");
+        ids.push(reply["id"].as_i64().unwrap());
+    }
+    // A remote bot that goes away mid-game loses on time.
+    register_remote(&s, "remote");
+    let (_, reply) = admin(
+        &s,
+        "/api/games",
+        &json!({ "black": "remote", "white": "good", "move_time_ms": 300 }),
+    );
+    let remote_game = reply["id"].as_i64().unwrap();
+    let mut bridge =
+        crate::remote::connect(&s, "remote", "remote-secret", remote_game, "self --depth 1");
+    let since = Instant::now();
+    while game(&s, remote_game)["moves"].as_array().unwrap().len() < 4 {
+        assert!(since.elapsed() < Duration::from_secs(20), "no moves");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = bridge.kill();
+    let _ = bridge.wait();
+    let ended = |id: i64| {
+        let since = Instant::now();
+        loop {
+            let g = game(&s, id);
+            if let Some(ending) = g["ending"].as_str() {
+                return ending.to_string();
+            }
+            assert!(since.elapsed() < Duration::from_secs(20), "{g}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    for ((name, _, expected), id) in cases.iter().zip(&ids) {
+        let ending = ended(*id);
+        assert!(ending.starts_with(expected), "{name}: {ending}");
+        assert_eq!(game(&s, *id)["moves"], json!([]), "{name}");
+    }
+    let ending = ended(remote_game);
+    assert!(
+        ending.starts_with("black forfeits: no move within 300 ms")
+            || ending.starts_with("white forfeits"),
+        "{ending}"
+    );
+    assert!(
+        ending.starts_with("black"),
+        "the remote bot was black: {ending}"
+    );
+    // Hosted commands run as given: `self` would be the server itself.
+    let (status, _) = admin(
+        &s,
+        "/api/teams",
+        &json!({ "name": "me", "command": "self --depth 1" }),
+    );
+    assert_eq!(status, 422);
+    let (status, _) = call(
+        &format!("{}/api/teams", s.url),
+        "POST",
+        &[],
+        Some(&json!({ "name": "sneaky", "command": "rm -rf /" }).to_string()),
+    );
+    assert_eq!(status, 401, "only the organiser registers programs");
+}
+
+#[test]
+fn a_knockout_killed_mid_way_finishes_after_a_restart() {
+    let dir = scratch("kill-contest");
+    let db = dir.join("arena.db");
+    let mut s = start(&db, "127.0.0.1:0");
+    // Players that take their time, so that the kill comes mid-game.
+    for name in ["k1", "k2", "k3"] {
+        hosted(
+            &s,
+            name,
+            &format!("{} --move-time 40 --book off", reversi_bin().display()),
+        );
+    }
+    register_remote(&s, "k4");
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({ "name": "Interrupted", "format": "knockout",
+                 "entrants": ["k1", "k2", "k3", "k4"], "move_time_ms": 2000, "seed": 5 }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let bridge = connect_contest(&s, "k4", id, "self --move-time 40 --book off");
+    // Killed once the first game has ended and another is under way.
+    let before = wait_for(&s, id, 60, |c| {
+        let games = c["games"].as_array().unwrap();
+        games.iter().any(|g| !g["ending"].is_null())
+            && games
+                .iter()
+                .any(|g| g["ending"].is_null() && g["moves"].as_u64() > Some(4))
+    });
+    let port = s.port();
+    s.kill();
+    // What the database holds after the kill (read by a server started
+    // and killed again at once).
+    let stored: Vec<Value> = {
+        let again = start(&db, &format!("127.0.0.1:{port}"));
+        let ids = before["games"].as_array().unwrap().iter();
+        ids.map(|g| game(&again, g["id"].as_i64().unwrap()))
+            .collect()
+    };
+    let s = start(&db, &format!("127.0.0.1:{port}"));
+    let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
+    wait_ok(bridge);
+    let games = c["games"].as_array().unwrap();
+    assert!(games.len() >= 3, "4 players: 3 games at least: {c}");
+    for (i, g) in games.iter().enumerate() {
+        let full = game(&s, g["id"].as_i64().unwrap());
+        if !full["ending"].as_str().unwrap().contains("forfeit") {
+            check_finished(&full);
+        }
+        // What was stored before the kill stands, move for move.
+        if let Some(old) = stored.get(i) {
+            let old_moves = old["moves"].as_array().unwrap();
+            assert_eq!(
+                &full["moves"].as_array().unwrap()[..old_moves.len()],
+                old_moves.as_slice(),
+                "game {}",
+                g["id"]
+            );
+            if !old["ending"].is_null() {
+                assert_eq!(full, *old, "a finished game is as it was");
+            }
+        }
+    }
+    let winner = c["standings"][0]["result"].clone();
+    assert_eq!(winner, json!("winner"), "{c}");
+}
