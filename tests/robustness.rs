@@ -235,7 +235,9 @@ fn a_program_that_exits_while_its_child_holds_the_pipe_is_reported_as_ended() {
         &[
             "match",
             "self --depth 1",
-            "sh -c 'sleep 30 <&0 & exit 0'",
+            // Reads the setup through (so that it was all delivered, however
+            // slow the machine), then leaves a child holding its output.
+            "sh -c 'while read l; do [ \"$l\" = DONE ] && break; done; sleep 30 & exit 0'",
             "--games",
             "1",
             "--move-time",

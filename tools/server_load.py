@@ -8,7 +8,12 @@ Prints the server's latency per move (a POST's round trip on this machine:
 the judging, the SQLite commit and the answer), the moves per second, and
 the server's peak memory (VmHWM).
 
-Usage: tools/server_load.py SERVER_BINARY [GAMES] [MOVE_TIME_MS]
+With THINK_MS, each bot takes that long over each move (a game at 1 s a
+move whose bots use most of their second); SERVER_CPUS pins the server to
+those processors (taskset's list, e.g. `0`: one core), so that what one
+core sustains can be measured.
+
+Usage: tools/server_load.py SERVER_BINARY [GAMES] [MOVE_TIME_MS] [THINK_MS] [SERVER_CPUS]
 """
 import json
 import os
@@ -45,10 +50,12 @@ def main():
     server = sys.argv[1]
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     move_time = int(sys.argv[3]) if len(sys.argv) > 3 else 5000
+    think = int(sys.argv[4]) / 1000 if len(sys.argv) > 4 else 0.0
+    pin = ["taskset", "-c", sys.argv[5]] if len(sys.argv) > 5 else []
     folder = tempfile.mkdtemp(prefix="server-load-")
     env = dict(os.environ, REVERSI_ADMIN_TOKEN=TOKEN)
     # All the bots share this machine's address: no rate limit.
-    proc = subprocess.Popen([server, "--addr", "127.0.0.1:0", "--db", f"{folder}/arena.db", "--rate", "0"],
+    proc = subprocess.Popen(pin + [server, "--addr", "127.0.0.1:0", "--db", f"{folder}/arena.db", "--rate", "0"],
                             stdout=subprocess.PIPE, text=True, env=env)
     url = proc.stdout.readline().split()[-1]
     started = time.perf_counter()
@@ -75,6 +82,8 @@ def main():
             if not g["your_turn"]:
                 continue
             move = rng.choice(g["legal"])
+            if think:
+                time.sleep(think)
             t0 = time.perf_counter()
             call(f"{url}/api/games/{game}/move", "POST", {"move": move}, headers)
             with lock:

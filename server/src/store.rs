@@ -173,18 +173,10 @@ impl Store {
 
     pub fn add_team(&self, name: &str, secret_hash: &str, now_ms: i64) -> Result<(), StoreError> {
         let conn = self.conn();
-        match conn.execute(
+        unique(conn.execute(
             "INSERT INTO teams (name, secret_hash, created_ms) VALUES (?1, ?2, ?3)",
             params![name, secret_hash, now_ms],
-        ) {
-            Ok(_) => Ok(()),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                Err(StoreError::Exists)
-            }
-            Err(e) => Err(e.into()),
-        }
+        ))
     }
 
     pub fn secret_hash(&self, team: &str) -> Result<Option<String>, StoreError> {
@@ -293,18 +285,10 @@ impl Store {
     /// the organiser's `command`; it has no secret (nobody plays it remotely).
     pub fn add_hosted(&self, name: &str, command: &str, now_ms: i64) -> Result<(), StoreError> {
         let conn = self.conn();
-        match conn.execute(
+        unique(conn.execute(
             "INSERT INTO teams (name, secret_hash, command, created_ms) VALUES (?1, '', ?2, ?3)",
             params![name, command, now_ms],
-        ) {
-            Ok(_) => Ok(()),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                Err(StoreError::Exists)
-            }
-            Err(e) => Err(e.into()),
-        }
+        ))
     }
 
     /// A team's hosted command, `None` for a remote bot (or no such team).
@@ -369,20 +353,11 @@ impl Store {
     /// Adds `team` to contest `id` (an Elo pool takes it in at its next round).
     pub fn add_entrant(&self, id: i64, team: &str) -> Result<(), StoreError> {
         let conn = self.conn();
-        let added = conn.execute(
+        unique(conn.execute(
             "INSERT INTO entrants (contest, position, team)
              SELECT ?1, COALESCE(MAX(position) + 1, 0), ?2 FROM entrants WHERE contest = ?1",
             params![id, team],
-        );
-        match added {
-            Ok(_) => Ok(()),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                Err(StoreError::Exists)
-            }
-            Err(e) => Err(e.into()),
-        }
+        ))
     }
 
     /// Takes in, at game `seq`, contest `id`'s entrants not yet taken in.
@@ -490,7 +465,7 @@ impl Store {
             .optional()?)
     }
 
-    /// Contest `id`'s games, in order: (game, seq).
+    /// Contest `id`'s games, in the order the contest made them.
     pub fn contest_games(&self, id: i64) -> Result<Vec<GameRow>, StoreError> {
         let ids: Vec<i64> = {
             let conn = self.conn();
@@ -583,13 +558,7 @@ impl Store {
                 .collect::<Result<_, _>>()?;
             ids
         };
-        let mut games = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some(game) = self.game(id)? {
-                games.push(game);
-            }
-        }
-        Ok(games)
+        self.games(ids)
     }
 
     /// The games not yet ended.
@@ -609,6 +578,19 @@ impl Store {
             "UPDATE games SET turn_since_ms = ?1 WHERE ending IS NULL",
             params![now_ms],
         )?)
+    }
+}
+
+/// An insert's result, a clash with a unique key read as [`StoreError::Exists`].
+fn unique(inserted: rusqlite::Result<usize>) -> Result<(), StoreError> {
+    match inserted {
+        Ok(_) => Ok(()),
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            Err(StoreError::Exists)
+        }
+        Err(e) => Err(e.into()),
     }
 }
 

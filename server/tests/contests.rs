@@ -64,22 +64,8 @@ fn wait_for(s: &Server, id: i64, secs: u64, done: impl Fn(&Value) -> bool) -> Va
 
 /// `reversi connect --contest` for `team`.
 fn connect_contest(s: &Server, team: &str, id: i64, program: &str) -> Child {
-    Command::new(reversi_bin())
-        .args([
-            "connect",
-            &s.url,
-            "--team",
-            team,
-            "--contest",
-            &id.to_string(),
-            "--",
-        ])
-        .args(program.split_whitespace())
-        .env("REVERSI_SECRET", format!("{team}-secret"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("reversi connect starts")
+    let secret = format!("{team}-secret");
+    crate::remote::bridge(s, team, &secret, &["--contest", &id.to_string()], program)
 }
 
 fn register_remote(s: &Server, team: &str) {

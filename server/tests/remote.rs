@@ -143,16 +143,16 @@ pub fn game(s: &Server, id: i64) -> Value {
 
 /// Starts `reversi connect` for `team` in game `id` with `program`.
 pub fn connect(s: &Server, team: &str, secret: &str, id: i64, program: &str) -> Child {
+    bridge(s, team, secret, &["--game", &id.to_string()], program)
+}
+
+/// Starts `reversi connect` for `team`, playing `what` (`--game N`,
+/// `--contest N`) with `program`.
+pub fn bridge(s: &Server, team: &str, secret: &str, what: &[&str], program: &str) -> Child {
     Command::new(reversi_bin())
-        .args([
-            "connect",
-            &s.url,
-            "--team",
-            team,
-            "--game",
-            &id.to_string(),
-            "--",
-        ])
+        .args(["connect", &s.url, "--team", team])
+        .args(what)
+        .arg("--")
         .args(program.split_whitespace())
         .env("REVERSI_SECRET", secret)
         .stdout(Stdio::piped())
