@@ -78,6 +78,22 @@ pub fn position_after(moves: &[String]) -> Option<(Board, Color)> {
     Some((board, to_move))
 }
 
+/// The judge's setup for `color` at the position after `moves` (`START`,
+/// a `PLACE` a disc, `DONE`), and the side to move there.
+#[must_use]
+pub fn setup(moves: &[String], color: Color) -> Option<(Vec<Command>, Color)> {
+    let (board, to_move) = position_after(moves)?;
+    let (black, white) = board.colors(to_move);
+    let (mine, theirs) = match color {
+        Color::Black => (black, white),
+        Color::White => (white, black),
+    };
+    let mut lines = vec![Command::Start];
+    lines.extend(place_commands(mine, theirs));
+    lines.push(Command::Done);
+    Some((lines, to_move))
+}
+
 /// Why a seat stopped before the game's end.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -104,7 +120,7 @@ pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
     if let Some(ending) = first.ending {
         return Ok(ending);
     }
-    let (board, to_move) = position_after(&first.moves).ok_or_else(|| {
+    let (setup, to_move) = setup(&first.moves, first.color).ok_or_else(|| {
         Stop::Table(format!(
             "the game's moves do not replay: {}",
             first.moves.join(" ")
@@ -113,15 +129,6 @@ pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
     let limit = first.move_time;
     let mut program = Program::spawn_with_limit(command, None, Some(limit))
         .map_err(|e| Stop::Program(format!("could not start '{command}': {e}")))?;
-    let (mine, theirs) = board.colors(to_move);
-    let (mine, theirs) = if to_move == first.color {
-        (mine, theirs)
-    } else {
-        (theirs, mine)
-    };
-    let mut setup = vec![Command::Start];
-    setup.extend(place_commands(mine, theirs));
-    setup.push(Command::Done);
     let mut sent = std::time::Instant::now();
     for line in &setup {
         sent = program
@@ -205,6 +212,34 @@ mod tests {
         assert_eq!(table_move("d 3"), "d3");
         assert_eq!(table_move("PASS"), "pass");
         assert_eq!(table_move("hello"), "hello");
+    }
+
+    #[test]
+    fn a_seat_joining_mid_game_is_placed_its_own_discs() {
+        let text = |lines: Vec<Command>| -> Vec<String> {
+            lines.iter().map(ToString::to_string).collect::<Vec<_>>()
+        };
+        // After f5 white is to move: black has d5 e5 f5 e4, white d4.
+        let moves = vec!["f5".to_string()];
+        for color in [Color::Black, Color::White] {
+            let (lines, to_move) = setup(&moves, color).expect("legal");
+            assert_eq!(to_move, Color::White);
+            let lines = text(lines);
+            let (black, white) = if color == Color::Black {
+                ("1", "2")
+            } else {
+                ("2", "1")
+            };
+            assert!(
+                lines.contains(&format!("PLACE d 4 {white}")),
+                "{color:?}: {lines:?}"
+            );
+            assert!(
+                lines.contains(&format!("PLACE f 5 {black}")),
+                "{color:?}: {lines:?}"
+            );
+            assert_eq!(lines.len(), 7);
+        }
     }
 
     #[test]

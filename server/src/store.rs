@@ -475,6 +475,11 @@ impl Store {
                 .collect::<Result<_, _>>()?;
             ids
         };
+        self.games(ids)
+    }
+
+    /// The games of `ids` (those that exist), in that order.
+    fn games(&self, ids: Vec<i64>) -> Result<Vec<GameRow>, StoreError> {
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
             if let Some(game) = self.game(id)? {
