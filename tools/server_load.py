@@ -5,8 +5,8 @@ Starts `reversi-server` on a free port with a fresh database, registers 2N
 teams, creates N games, and plays them all at once, one thread a bot: each
 waits for its turn (GET .../turn), picks a random legal move and posts it.
 Prints the server's latency per move (a POST's round trip on this machine:
-the judging, the SQLite commit and the answer), the moves per second, and
-the server's peak memory (VmHWM).
+the judging, the SQLite commit and the answer), the moves per second, the
+server's CPU time a move (from /proc) and its peak memory (VmHWM).
 
 With THINK_MS, each bot takes that long over each move (a game at 1 s a
 move whose bots use most of their second); SERVER_CPUS pins the server to
@@ -46,6 +46,14 @@ def peak_memory_kb(pid):
     return 0
 
 
+def cpu_seconds(pid):
+    """The process's CPU time so far, user and system."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
 def main():
     server = sys.argv[1]
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 200
@@ -82,7 +90,9 @@ def main():
             if not g["your_turn"]:
                 continue
             move = rng.choice(g["legal"])
-            if think:
+            # Not before the first move: the games' clocks started when they
+            # were created, before the bots.
+            if think and len(g["moves"]) > 1:
                 time.sleep(think)
             t0 = time.perf_counter()
             call(f"{url}/api/games/{game}/move", "POST", {"move": move}, headers)
@@ -95,18 +105,24 @@ def main():
             name, secret = teams[2 * g + side]
             threads.append(threading.Thread(target=bot, args=(game, name, secret, g * 2 + side)))
     t0 = time.perf_counter()
+    cpu0 = cpu_seconds(proc.pid)
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
     memory = peak_memory_kb(proc.pid)
+    cpu = cpu_seconds(proc.pid) - cpu0
     proc.kill()
     latencies.sort()
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
     forfeits = sum(1 for e in endings if "forfeits" in e)
     print(f"{games} games at once, {len(latencies)} moves in {wall:.1f} s: {len(latencies) / wall:.0f} moves/s")
     print(f"latency per move (POST round trip): p50 {pick(0.5):.1f} ms, p99 {pick(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms")
+    print(f"server CPU: {cpu:.2f} s, {1000 * cpu / max(1, len(latencies)):.2f} ms a move "
+          f"(a turn offered, a move judged and stored, both players answered)")
+    for ending in sorted({e for e in endings if "forfeits" in e})[:3]:
+        print(f"  e.g. {ending}")
     print(f"games ended: {len(endings) // 2} ({forfeits // 2} on a forfeit); server peak memory {memory / 1024:.1f} MB")
 
 

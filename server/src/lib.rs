@@ -302,17 +302,17 @@ pub async fn sweep_late_games(app: Arc<App>) {
 
 /// Ends the games whose side to move is out of time; returns them.
 fn end_late_games(app: &App) -> Vec<i64> {
-    let Ok(ids) = app.store.games_in_progress() else {
+    let now = now_ms();
+    let Ok(ids) = app.store.late_games(now) else {
         return Vec::new();
     };
-    let now = now_ms();
     let mut ended = Vec::new();
     for id in ids {
         let Ok(Some(row)) = app.store.game(id) else {
             continue;
         };
-        let late = now - row.turn_since_ms;
-        if late <= row.move_time_ms {
+        // Looked at again: a move may have come in since the question.
+        if row.ending.is_some() || now - row.turn_since_ms <= row.move_time_ms {
             continue;
         }
         let Ok(position) = game::Position::of(&row) else {

@@ -30,6 +30,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    reversi_server::secret::return_large_blocks();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if !e.use_stderr() => {

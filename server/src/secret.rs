@@ -5,9 +5,11 @@
 //! key, never stored) stands in for the check until the server stops.
 //!
 //! Argon2 also takes 19 MB a computation. They run on [`Hashers`], a few
-//! threads of their own: on the runtime's many blocking threads each
-//! thread's allocator kept its 19 MB after use (880 MB resident after
-//! twenty games had started at once).
+//! threads of their own, and [`return_large_blocks`] has the allocator give
+//! such blocks back at once: glibc otherwise keeps a freed block of that
+//! size in whichever of its arenas (up to 8 a core) the thread was using,
+//! which on the 2-core machine left 337 MB resident after 40 teams had
+//! registered.
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -35,6 +37,22 @@ pub fn matches(secret: &str, stored: &str) -> bool {
             .verify_password(secret.as_bytes(), &parsed)
             .is_ok()
     })
+}
+
+/// Blocks this large or larger are mapped for their own use and returned to
+/// the system when freed.
+const LARGE_BLOCK: usize = 1 << 20;
+
+/// Has the allocator (glibc's) return large blocks when they are freed,
+/// rather than raise its threshold for them and keep them; elsewhere,
+/// nothing. Call once, before the server's threads start.
+pub fn return_large_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter of the allocator; it is
+    // called before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, LARGE_BLOCK as libc::c_int);
+    }
 }
 
 /// A few threads that run the Argon2 computations, one at a time each.

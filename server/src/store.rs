@@ -62,7 +62,8 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN seq INTEGER;
     ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN forfeit TEXT;
-    CREATE UNIQUE INDEX games_of_contests ON games(contest, seq);",
+    CREATE UNIQUE INDEX games_of_contests ON games(contest, seq);
+    CREATE INDEX games_in_progress ON games(id) WHERE ending IS NULL;",
 ];
 
 /// A game as stored.
@@ -572,6 +573,20 @@ impl Store {
         let mut query = conn.prepare("SELECT id FROM games WHERE ending IS NULL ORDER BY id")?;
         let ids = query
             .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
+    }
+
+    /// The games in progress whose side to move has let its time run out
+    /// by `now_ms` (the sweep's question, asked 20 times a second: only
+    /// those games are read).
+    pub fn late_games(&self, now_ms: i64) -> Result<Vec<i64>, StoreError> {
+        let conn = self.conn();
+        let mut query = conn.prepare_cached(
+            "SELECT id FROM games WHERE ending IS NULL AND turn_since_ms + move_time_ms < ?1",
+        )?;
+        let ids = query
+            .query_map(params![now_ms], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         Ok(ids)
     }
