@@ -10,6 +10,12 @@
 //! | `GET /api/games/{id}` | anyone | the game: players, moves, board, side to move, legal moves, ending |
 //! | `GET /api/games/{id}/turn?wait=S` | a player | waits up to S s (at most 30) for its turn or the end: the game, with `"your_turn"`; [`crate::MAX_WAITS`] of a team's at once |
 //! | `POST /api/games/{id}/move` `{"move"}` | the side to move | judged and stored, then answered: the game after it |
+//! | `POST /api/teams` `{"name","command"}` | organiser | registers a hosted program (201) |
+//! | `POST /api/contests` `{"name","format","entrants",...}` | organiser | creates a contest and starts it (201, `{"id"}`) |
+//! | `GET /api/contests/{id}` | anyone | the contest: state, entrants, standings, games |
+//! | `GET /api/contests/{id}/next?wait=S` | an entrant | its next game in progress (`{"game","finished"}`) |
+//! | `POST /api/contests/{id}/pause`, `.../resume` | organiser | holds or lets go the contest's new games |
+//! | `POST /api/contests/{id}/entrants` `{"team"}` | organiser | a new entrant of an Elo pool |
 
 use crate::game::Position;
 use crate::store::{GameRow, StoreError};

@@ -92,6 +92,37 @@ fn dom(s: &Server, path: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The standings `reversi tournament` writes for `players` (name, depth)
+/// with `flags`, the fixture's openings and (unless `flags` say) 2 jobs.
+fn tournament(dir: &Path, players: &[(&str, u32)], flags: &[&str]) -> Value {
+    let file = dir.join("players.txt");
+    let lines: String = players
+        .iter()
+        .map(|(name, depth)| format!("{name}: {}\n", bot(*depth)))
+        .collect();
+    std::fs::write(&file, lines).unwrap();
+    let out = dir.join("local");
+    let status = Command::new(reversi_bin())
+        .arg("tournament")
+        .args(flags)
+        .args(if flags.contains(&"--jobs") {
+            &[][..]
+        } else {
+            &["--jobs", "2"][..]
+        })
+        .arg("--players")
+        .arg(&file)
+        .arg("--openings")
+        .arg(openings_file())
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap()).unwrap()
+}
+
 #[test]
 fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does() {
     let dir = scratch("knockout");
@@ -145,36 +176,7 @@ fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does(
         check_finished(&full);
     }
     // The same players, seed and openings under `reversi tournament`.
-    let file = dir.join("players.txt");
-    let lines: String = players
-        .iter()
-        .map(|(name, depth)| format!("{name}: {}\n", bot(*depth)))
-        .collect();
-    std::fs::write(&file, lines).unwrap();
-    let out = dir.join("local");
-    let status = Command::new(reversi_bin())
-        .args([
-            "tournament",
-            "--format",
-            "knockout",
-            "--seed",
-            "11",
-            "--jobs",
-            "2",
-        ])
-        .arg("--players")
-        .arg(&file)
-        .arg("--openings")
-        .arg(openings_file())
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let local: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
-            .unwrap();
+    let local = tournament(&dir, &players, &["--format", "knockout", "--seed", "11"]);
     assert_eq!(
         c["standings"], local,
         "the server's standings, then the tournament's"
@@ -189,6 +191,76 @@ fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does(
         "the winner first: {page}"
     );
     assert_eq!(page.matches("<a href=\"/games/").count(), 4, "{page}");
+}
+
+#[test]
+fn a_ladder_comes_out_as_reversi_tournament_does() {
+    let dir = scratch("ladder");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let players = [("l1", 1), ("l2", 3), ("l3", 2)];
+    for (name, depth) in players {
+        hosted(&s, name, &bot(depth));
+    }
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({ "name": "Ladder", "format": "ladder", "entrants": ["l1", "l2", "l3"],
+                 "games": 2, "per_pair": 2, "seed": 4,
+                 "openings": std::fs::read_to_string(openings_file()).unwrap() }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
+    let local = tournament(
+        &dir,
+        &players,
+        &[
+            "--format",
+            "ladder",
+            "--rounds",
+            "2",
+            "--pair-games",
+            "2",
+            "--seed",
+            "4",
+        ],
+    );
+    assert_eq!(c["standings"], local, "the server's, then the tournament's");
+    assert_eq!(
+        c["games"].as_array().unwrap().len(),
+        8,
+        "2 rounds of 2 pairs of 2"
+    );
+}
+
+#[test]
+fn an_elo_pool_of_fixed_length_comes_out_as_reversi_tournament_does() {
+    let dir = scratch("elo");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let players = [("e1", 1), ("e2", 2), ("e3", 3), ("e4", 1)];
+    for (name, depth) in players {
+        hosted(&s, name, &bot(depth));
+    }
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({ "name": "Pool of 12", "format": "elo", "entrants": ["e1", "e2", "e3", "e4"],
+                 "games": 12, "seed": 9,
+                 "openings": std::fs::read_to_string(openings_file()).unwrap() }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
+    // The server plays every pair that may meet at once: as many jobs.
+    let local = tournament(
+        &dir,
+        &players,
+        &[
+            "--format", "elo", "--games", "12", "--seed", "9", "--jobs", "64",
+        ],
+    );
+    assert_eq!(c["standings"], local, "the server's, then the tournament's");
+    assert_eq!(c["games"].as_array().unwrap().len(), 12);
 }
 
 #[test]
