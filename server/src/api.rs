@@ -514,8 +514,14 @@ pub async fn show_contest(
 ) -> Result<Json<Value>, Refusal> {
     let contest = load_contest(&app, id).await?;
     let worker = Arc::clone(&app);
-    let (entrants, games) =
-        blocking(move || Ok((worker.store.entrants(id)?, worker.store.contest_games(id)?))).await?;
+    let (entrants, games) = blocking(move || {
+        Ok((
+            worker.store.entrants(id)?,
+            worker.store.contest_games(id, crate::SHOWN_GAMES)?,
+        ))
+    })
+    .await?;
+    let (games, games_played) = games;
     let standings: Value = contest
         .standings
         .as_deref()
@@ -529,6 +535,7 @@ pub async fn show_contest(
         "move_time_ms": contest.move_time_ms,
         "entrants": entrants.iter().map(|e| e.team.clone()).collect::<Vec<_>>(),
         "standings": standings,
+        "games_played": games_played,
         "games": games.iter().map(|g| json!({
             "id": g.id,
             "black": g.black,

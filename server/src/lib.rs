@@ -44,6 +44,11 @@ pub const MAX_BODY: usize = 16 * 1024;
 /// needs one a game it plays).
 pub const MAX_WAITS: usize = 16;
 
+/// The most games a contest's page and JSON list (the latest): an Elo
+/// pool left running for a term plays thousands, and live pages ask for
+/// them every second.
+pub const SHOWN_GAMES: usize = 200;
+
 /// How often games whose side to move has run out of time are ended.
 const SWEEP_EVERY: Duration = Duration::from_millis(50);
 

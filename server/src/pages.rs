@@ -216,8 +216,14 @@ pub async fn contest_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, Refusal> {
     let worker = Arc::clone(&app);
-    let (contest, games) =
-        blocking(move || Ok((worker.store.contest(id)?, worker.store.contest_games(id)?))).await?;
+    let (contest, games) = blocking(move || {
+        Ok((
+            worker.store.contest(id)?,
+            worker.store.contest_games(id, crate::SHOWN_GAMES)?,
+        ))
+    })
+    .await?;
+    let (games, games_played) = games;
     let contest =
         contest.ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, &format!("no contest {id}")))?;
     let standings = contest
@@ -245,7 +251,12 @@ pub async fn contest_page(
         &contest.name,
         &format!(
             "<h1>{name}</h1><p>{format}, {state}, {ms} ms a move. <a href=\"/\">all contests and games</a></p>\
-             <h2>Standings</h2>{standings}{bracket}<h2>Games</h2><table>{GAMES_HEAD}{rows}</table>{live}",
+             <h2>Standings</h2>{standings}{bracket}<h2>Games</h2>{shown}<table>{GAMES_HEAD}{rows}</table>{live}",
+            shown = if games_played > games.len() {
+                format!("<p>The latest {} of {games_played}.</p>", games.len())
+            } else {
+                String::new()
+            },
             name = escape_html(&contest.name),
             format = contest.format,
             state = contest.state,

@@ -466,17 +466,30 @@ impl Store {
             .optional()?)
     }
 
-    /// Contest `id`'s games, in the order the contest made them.
-    pub fn contest_games(&self, id: i64) -> Result<Vec<GameRow>, StoreError> {
-        let ids: Vec<i64> = {
+    /// Contest `id`'s `latest` games, in the order the contest made them,
+    /// and how many it has made in all.
+    pub fn contest_games(
+        &self,
+        id: i64,
+        latest: usize,
+    ) -> Result<(Vec<GameRow>, usize), StoreError> {
+        let (ids, count): (Vec<i64>, i64) = {
             let conn = self.conn();
-            let mut query = conn.prepare("SELECT id FROM games WHERE contest = ?1 ORDER BY seq")?;
+            let count = conn.query_row(
+                "SELECT COUNT(*) FROM games WHERE contest = ?1",
+                params![id],
+                |r| r.get(0),
+            )?;
+            let mut query = conn.prepare(
+                "SELECT id FROM (SELECT id, seq FROM games WHERE contest = ?1
+                 ORDER BY seq DESC LIMIT ?2) ORDER BY seq",
+            )?;
             let ids = query
-                .query_map(params![id], |r| r.get(0))?
+                .query_map(params![id, latest as i64], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
-            ids
+            (ids, count)
         };
-        self.games(ids)
+        Ok((self.games(ids)?, count as usize))
     }
 
     /// The games of `ids` (those that exist), in that order.

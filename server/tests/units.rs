@@ -99,6 +99,17 @@ mod store {
             Some("black")
         );
         assert_eq!(store.add_entrant(c, "a"), Err(StoreError::Exists));
+        // Only the latest games are listed, in order, with the count of all.
+        let more: Vec<i64> = (1..3)
+            .map(|seq| {
+                store
+                    .make_contest_game(c, seq, "a", "b", 500, &[], 3)
+                    .unwrap()
+            })
+            .collect();
+        let (latest, count) = store.contest_games(c, 2).unwrap();
+        assert_eq!(count, 3);
+        assert_eq!(latest.iter().map(|g| g.id).collect::<Vec<_>>(), more);
         let _ = std::fs::remove_file(&path);
     }
 }
