@@ -191,13 +191,25 @@ pub fn run(options: &Options) -> Result<Vec<String>, String> {
         }
         Play::Contest(contest) => {
             let mut endings = Vec::new();
+            // The game the program last failed in: it is left to the
+            // server's clock rather than started again at once.
+            let mut failed: Option<i64> = None;
             loop {
                 let path = format!("/api/contests/{contest}/next?wait={WAIT_S}");
                 let next = server.patient(&path, None)?;
                 if let Some(id) = next["game"].as_i64() {
+                    if failed == Some(id) {
+                        std::thread::sleep(Duration::from_millis(500));
+                        continue;
+                    }
                     // A program that fails loses this game, not the contest.
-                    let ending = play_game(&server, id, &options.command)
-                        .unwrap_or_else(|e| format!("not played to the end here: {e}"));
+                    let ending = match play_game(&server, id, &options.command) {
+                        Ok(ending) => ending,
+                        Err(e) => {
+                            failed = Some(id);
+                            format!("not played to the end here: {e}")
+                        }
+                    };
                     endings.push(format!("game {id}: {ending}"));
                 } else if next["finished"] == json!(true) {
                     endings.push(format!("contest {contest}: finished"));

@@ -496,3 +496,40 @@ fn a_knockout_killed_mid_way_finishes_after_a_restart() {
     let winner = c["standings"][0]["result"].clone();
     assert_eq!(winner, json!("winner"), "{c}");
 }
+
+#[test]
+fn a_remote_program_that_fails_loses_its_games_and_the_bridge_sees_the_contest_out() {
+    let dir = scratch("failing");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    register_remote(&s, "broken");
+    hosted(&s, "house", &bot(1));
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({ "name": "Two", "format": "knockout", "entrants": ["broken", "house"],
+                 "move_time_ms": 300 }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    // A program that exits at once: each of its games is left to the
+    // server's clock, not started again and again.
+    let bridge = connect_contest(&s, "broken", id, "false");
+    let c = wait_for(&s, id, 60, |c| c["state"] == json!("finished"));
+    let out = wait_ok(bridge);
+    // Lost before its first move, the game is played again once (PUG's
+    // restart, a point off), and lost again.
+    let games = c["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{c}");
+    for g in games {
+        let ending = g["ending"].as_str().unwrap();
+        assert!(ending.contains("forfeits: no move within 300 ms"), "{c}");
+    }
+    assert_eq!(
+        out.matches("not played to the end here").count(),
+        2,
+        "{out}"
+    );
+    assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
+    assert_eq!(c["standings"][0]["player"], json!("house"), "{c}");
+    assert_eq!(c["standings"][1]["restarts"], json!(1), "{c}");
+}
