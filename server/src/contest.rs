@@ -312,6 +312,7 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
             });
         }
         let entrants = patiently("a contest's entrants", || games.app.store.entrants(id));
+        let before = names.len();
         for e in entrants.iter().skip(names.len()) {
             if e.admitted_at.is_none_or(|at| at > seq) {
                 break;
@@ -319,6 +320,7 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
             pool.admit();
             names.push(e.team.clone());
         }
+        let admitted = names.len() > before;
         *games.teams.borrow_mut() = names.clone();
         if target > 0 && played >= target {
             games.save(&pool.standings_table(&names), None, true);
@@ -330,7 +332,10 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
             usize::MAX
         };
         let matches = elo::play_round(&mut pool, games, openings, room);
-        games.save(&pool.standings_table(&names), None, false);
+        // Saved when something changed: an idle pool looks every second.
+        if matches > 0 || admitted {
+            games.save(&pool.standings_table(&names), None, false);
+        }
         if matches == 0 {
             // No pair may meet: wait for a new entrant.
             let seen = games.app.moved.seen();
