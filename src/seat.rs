@@ -10,9 +10,10 @@
 //! protocol's `PLACE` lines allow, and plays on from there.
 
 use crate::arena::program::{Program, EXIT_LIMIT, SETUP_LIMIT};
+use crate::arena::referee::setup_lines;
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
-use reversi_core::protocol::{place_commands, Command};
+use reversi_core::protocol::Command;
 use std::time::Duration;
 
 /// A game as the seat sees it.
@@ -84,14 +85,7 @@ pub fn position_after(moves: &[String]) -> Option<(Board, Color)> {
 pub fn setup(moves: &[String], color: Color) -> Option<(Vec<Command>, Color)> {
     let (board, to_move) = position_after(moves)?;
     let (black, white) = board.colors(to_move);
-    let (mine, theirs) = match color {
-        Color::Black => (black, white),
-        Color::White => (white, black),
-    };
-    let mut lines = vec![Command::Start];
-    lines.extend(place_commands(mine, theirs));
-    lines.push(Command::Done);
-    Some((lines, to_move))
+    Some((setup_lines(black, white, color), to_move))
 }
 
 /// Why a seat stopped before the game's end.

@@ -155,6 +155,20 @@ impl Side {
     }
 }
 
+/// The judge's setup of a position for the side playing `color`: `START`,
+/// a `PLACE` for each disc (black's discs `black`, white's `white`), `DONE`.
+#[must_use]
+pub fn setup_lines(black: u64, white: u64, color: Color) -> Vec<Command> {
+    let (mine, theirs) = match color {
+        Color::Black => (black, white),
+        Color::White => (white, black),
+    };
+    let mut lines = vec![Command::Start];
+    lines.extend(place_commands(mine, theirs));
+    lines.push(Command::Done);
+    lines
+}
+
 /// What the referee needs to start a game.
 pub struct GameSetup<'a> {
     /// Command lines of black and white.
@@ -222,15 +236,7 @@ pub fn play_watched(setup: &GameSetup, watch: &mut dyn FnMut(&Played)) -> Game {
     let mut failed: [Option<String>; 2] = [None, None];
     let mut sent_done = [None, None];
     for i in 0..2 {
-        let color = sides[i].color;
-        let (mine, theirs) = match color {
-            Color::Black => (black, white),
-            Color::White => (white, black),
-        };
-        let mut lines = vec![Command::Start];
-        lines.extend(place_commands(mine, theirs));
-        lines.push(Command::Done);
-        for line in &lines {
+        for line in &setup_lines(black, white, sides[i].color) {
             match sides[i].send(&line.to_string()) {
                 Ok(at) => sent_done[i] = Some(at),
                 Err(f) => {
