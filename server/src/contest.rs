@@ -296,8 +296,8 @@ fn run(app: &Arc<App>, id: i64) {
 }
 
 /// The Elo pool: matches by the rules until the contest's games are played
-/// (never, when it asks for 0: it waits for new entrants instead), taking
-/// in new entrants between rounds.
+/// or no pair may meet (never, when it asks for 0 games: it waits for new
+/// entrants instead), taking in new entrants between rounds.
 fn run_pool(games: &Games<'_>, openings: &mut Openings) {
     let id = games.contest.id;
     let mut pool = elo::Pool::new(0);
@@ -336,8 +336,15 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         if matches > 0 || admitted {
             games.save(&pool.standings_table(&names), None, false);
         }
+        if matches == 0 && target > 0 && names.len() >= 2 {
+            // A pool of set length stops where no pair may meet, as
+            // `reversi tournament` does.
+            games.save(&pool.standings_table(&names), None, true);
+            return;
+        }
         if matches == 0 {
-            // No pair may meet: wait for a new entrant.
+            // No pair may meet (or there are not two yet): wait for a new
+            // entrant.
             let seen = games.app.moved.seen();
             games.app.moved.wait_past(seen, LOOK_EVERY);
         }

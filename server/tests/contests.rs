@@ -264,6 +264,43 @@ fn an_elo_pool_of_fixed_length_comes_out_as_reversi_tournament_does() {
 }
 
 #[test]
+fn an_elo_pool_of_set_length_stops_where_reversi_tournament_does() {
+    let dir = scratch("elo-stop");
+    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    // A strong and a weak player: once one leads by two wins and is the
+    // higher rated, no pair may meet, and both stop there.
+    let players = [("strong", 4), ("weak", 1)];
+    for (name, depth) in players {
+        hosted(&s, name, &bot(depth));
+    }
+    let (status, reply) = admin(
+        &s,
+        "/api/contests",
+        &json!({ "name": "Short pool", "format": "elo", "entrants": ["strong", "weak"],
+                 "games": 20, "seed": 2,
+                 "openings": std::fs::read_to_string(openings_file()).unwrap() }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
+    let local = tournament(
+        &dir,
+        &players,
+        &[
+            "--format", "elo", "--games", "20", "--seed", "2", "--jobs", "64",
+        ],
+    );
+    assert_eq!(c["standings"], local, "the server's, then the tournament's");
+    let played: u64 = local
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(c["games_played"].as_u64().unwrap() * 2, played);
+}
+
+#[test]
 fn an_elo_pool_takes_a_new_entrant_first_and_holds_while_paused() {
     let dir = scratch("pool");
     let s = start(&dir.join("arena.db"), "127.0.0.1:0");
