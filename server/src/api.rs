@@ -78,7 +78,7 @@ impl From<StoreError> for Refusal {
 }
 
 /// Runs a store call off the async threads (SQLite waits for the disk).
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
 ) -> Result<T, Refusal> {
     tokio::task::spawn_blocking(work)
@@ -252,7 +252,8 @@ fn game_json(row: &GameRow, team: Option<&str>) -> Result<Value, Refusal> {
     Ok(value)
 }
 
-async fn load(app: &Arc<App>, id: i64) -> Result<GameRow, Refusal> {
+/// Game `id`, or a 404.
+pub(crate) async fn load(app: &Arc<App>, id: i64) -> Result<GameRow, Refusal> {
     let app = Arc::clone(app);
     blocking(move || {
         app.store

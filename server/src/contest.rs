@@ -198,28 +198,12 @@ impl Arena for Games<'_> {
 
 /// Starts running contest `id` on a thread of its own, unless it runs.
 pub fn start(app: &Arc<App>, id: i64) {
+    let worker = Arc::clone(app);
     if !app
         .contests
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(id)
+        .spawn(id, format!("contest-{id}"), move || run(&worker, id))
     {
-        return;
-    }
-    let worker = Arc::clone(app);
-    let spawned = std::thread::Builder::new()
-        .name(format!("contest-{id}"))
-        .spawn(move || {
-            run(&worker, id);
-            let mut running = worker.contests.lock().unwrap_or_else(|e| e.into_inner());
-            running.remove(&id);
-        });
-    if spawned.is_err() {
         eprintln!("reversi-server: contest {id}: no thread to run it on");
-        app.contests
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&id);
     }
 }
 

@@ -12,13 +12,8 @@ use crate::store::GameRow;
 use crate::{now_ms, App};
 use reversi::seat::{self, Stop, Table, View};
 use reversi_core::board::Color;
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The seats being played, by game and side.
-#[derive(Default)]
-pub struct Seats(Mutex<HashSet<(i64, usize)>>);
 
 /// A hosted side of one game, played from inside the server.
 struct Seat {
@@ -95,34 +90,21 @@ pub fn seat(app: &Arc<App>, row: &GameRow) {
         let Ok(Some(command)) = app.store.command_of(team) else {
             continue;
         };
-        let key = (row.id, color.index());
-        if !app
-            .seats
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key)
-        {
-            continue;
-        }
         let seat = Seat {
             app: Arc::clone(app),
             id: row.id,
             color,
         };
-        let spawned = std::thread::Builder::new()
-            .name(format!("game-{}-{}", row.id, color.name()))
-            .spawn(move || {
-                play(&seat, &command);
-                let mut seats = seat.app.seats.0.lock().unwrap_or_else(|e| e.into_inner());
-                seats.remove(&(seat.id, seat.color.index()));
-            });
-        if spawned.is_err() {
-            app.seats
-                .0
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&key);
+        let name = format!("game-{}-{}", row.id, color.name());
+        if !app
+            .seats
+            .spawn((row.id, color.index()), name, move || play(&seat, &command))
+        {
+            eprintln!(
+                "reversi-server: game {}: no thread for {}",
+                row.id,
+                color.name()
+            );
         }
     }
 }

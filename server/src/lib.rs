@@ -77,10 +77,10 @@ pub struct App {
     /// milliseconds, and a burst of first requests (or of wrong secrets)
     /// would otherwise take memory without bound.
     pub hashers: secret::Hashers,
-    /// The hosted programs' seats being played.
-    pub seats: hosted::Seats,
+    /// The hosted programs' seats being played, by game and side.
+    pub seats: Running<(i64, usize)>,
     /// The contests being run.
-    pub contests: std::sync::Mutex<std::collections::HashSet<i64>>,
+    pub contests: Running<i64>,
 }
 
 /// Argon2 computations at once.
@@ -146,6 +146,43 @@ impl Signals {
     }
 }
 
+/// Work that runs on threads of its own, one at a time for each key (a
+/// contest, a hosted side of a game): the keys whose thread runs.
+pub struct Running<K>(Arc<std::sync::Mutex<std::collections::HashSet<K>>>);
+
+/// The set, even if a thread panicked holding its lock (a set of keys is
+/// whole whatever the thread was doing).
+fn lock<T>(set: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    set.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<K> Default for Running<K> {
+    fn default() -> Self {
+        Running(Arc::default())
+    }
+}
+
+impl<K: Eq + std::hash::Hash + Clone + Send + 'static> Running<K> {
+    /// Runs `work` on a thread named `name`, unless `key`'s runs already;
+    /// `false` when no thread could be had.
+    pub fn spawn(&self, key: K, name: String, work: impl FnOnce() + Send + 'static) -> bool {
+        if !lock(&self.0).insert(key.clone()) {
+            return true;
+        }
+        let set = Arc::clone(&self.0);
+        let done = key.clone();
+        let spawned = std::thread::Builder::new().name(name).spawn(move || {
+            work();
+            lock(&set).remove(&done);
+        });
+        if spawned.is_err() {
+            lock(&self.0).remove(&key);
+            return false;
+        }
+        true
+    }
+}
+
 /// The turn requests waiting, by team.
 #[derive(Default)]
 pub struct Waits(std::sync::Mutex<std::collections::HashMap<String, usize>>);
@@ -195,8 +232,8 @@ impl App {
             rate,
             waits: Waits::default(),
             hashers: secret::Hashers::new(HASHING_AT_ONCE),
-            seats: hosted::Seats::default(),
-            contests: std::sync::Mutex::default(),
+            seats: Running::default(),
+            contests: Running::default(),
         }
     }
 

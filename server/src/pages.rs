@@ -4,7 +4,7 @@
 //! --html`: the board with a slider, the moves) and its GGF. A page of a
 //! game or contest still going reloads itself when something changes.
 
-use crate::api::Refusal;
+use crate::api::{blocking, load, Refusal};
 use crate::store::GameRow;
 use crate::App;
 use axum::extract::{Path, State};
@@ -63,20 +63,11 @@ pub fn ggf_of(row: &GameRow) -> GgfGame {
     game
 }
 
-async fn row(app: &Arc<App>, id: i64) -> Result<GameRow, Refusal> {
-    let app = Arc::clone(app);
-    tokio::task::spawn_blocking(move || app.store.game(id))
-        .await
-        .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?
-        .map_err(Refusal::from)?
-        .ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, &format!("no game {id}")))
-}
-
 pub async fn game_page(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, Refusal> {
-    let row = row(&app, id).await?;
+    let row = load(&app, id).await?;
     let mut page = reversi::show::html_page(&ggf_of(&row))
         .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e))?;
     let status = match &row.ending {
@@ -101,7 +92,7 @@ pub async fn game_ggf(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
 ) -> Result<Response, Refusal> {
-    let row = row(&app, id).await?;
+    let row = load(&app, id).await?;
     let text = ggf_of(&row).render() + "\n";
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
@@ -138,15 +129,6 @@ fn game_rows(games: &[GameRow]) -> String {
 
 const GAMES_HEAD: &str =
     "<tr><th>game</th><th>black</th><th>white</th><th>moves</th><th>result</th></tr>";
-
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
-) -> Result<T, Refusal> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?
-        .map_err(Refusal::from)
-}
 
 pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal> {
     let worker = Arc::clone(&app);
