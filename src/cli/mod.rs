@@ -47,7 +47,7 @@ enum Command {
     Tournament(games::TournamentArgs),
     /// Feed a recorded session or game to a program and check its replies
     Replay(games::ReplayArgs),
-    /// Play a game of the arena server with a judge-protocol program
+    /// Play a game, or a contest's games, of the arena server with a judge-protocol program
     Connect(games::ConnectArgs),
     /// Look at a recorded game: the board move by move, or an HTML page
     Show(study::ShowArgs),
