@@ -491,7 +491,13 @@ pub async fn create_contest(
                 return Err(refuse(StatusCode::NOT_FOUND, format!("no team '{team}'")));
             }
         }
-        Ok(worker.store.create_contest(&row, &c.entrants, now_ms())?)
+        Ok(worker.store.create_contest(
+            &row,
+            &c.entrants,
+            &worker.holder,
+            crate::lease::until(),
+            now_ms(),
+        )?)
     })
     .await?;
     crate::contest::start(&app, id);

@@ -10,7 +10,8 @@
 //! anew, the finished ones answer at once, and the rules arrive where
 //! they had got to. An Elo pool's later entrants are stored with the game
 //! count at which they were taken in, so a rerun takes them in at the same
-//! point.
+//! point. The same rerun lets another server process take a contest over
+//! when the one that ran it dies (see [`crate::lease`]).
 
 use crate::store::{ContestRow, GameRow};
 use crate::{hosted, now_ms, App};
@@ -130,9 +131,19 @@ impl Games<'_> {
         .is_some()
     }
 
+    /// Stops the contest's run here if another process has taken its
+    /// lease over: the rules code is left by unwinding (the run holds
+    /// nothing that is not in the store).
+    fn check_lease(&self) {
+        if self.app.contests.given_up(&self.contest.id) {
+            std::panic::resume_unwind(Box::new(LeaseLost));
+        }
+    }
+
     /// Waits while the organiser has the contest paused.
     fn while_paused(&self) {
         loop {
+            self.check_lease();
             let seen = self.app.moved.seen();
             let state =
                 patiently("a contest", || self.app.store.contest(self.contest.id)).map(|c| c.state);
@@ -183,6 +194,7 @@ impl Arena for Games<'_> {
             ids.push(id);
         }
         loop {
+            self.check_lease();
             let seen = self.app.moved.seen();
             let rows: Vec<GameRow> = ids
                 .iter()
@@ -196,27 +208,23 @@ impl Arena for Games<'_> {
     }
 }
 
-/// Starts running contest `id` on a thread of its own, unless it runs.
+/// How a run whose lease another process took over ends.
+struct LeaseLost;
+
+/// Starts running contest `id`, whose lease this process holds, on a
+/// thread of its own, unless it runs.
 pub fn start(app: &Arc<App>, id: i64) {
     let worker = Arc::clone(app);
-    if !app
-        .contests
-        .spawn(id, format!("contest-{id}"), move || run(&worker, id))
-    {
-        eprintln!("reversi-server: contest {id}: no thread to run it on");
-    }
-}
-
-/// After a start: runs every contest not finished (each from its start,
-/// finding its games).
-pub fn resume_all(app: &Arc<App>) {
-    let Ok(contests) = app.store.contests() else {
-        return;
-    };
-    for (id, _, _, state) in contests {
-        if state != "finished" {
-            start(app, id);
+    let spawned = app.contests.spawn(id, format!("contest-{id}"), move || {
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&worker, id)));
+        if let Err(why) = run {
+            if !why.is::<LeaseLost>() {
+                std::panic::resume_unwind(why);
+            }
         }
+    });
+    if !spawned {
+        eprintln!("reversi-server: contest {id}: no thread to run it on");
     }
 }
 

@@ -7,6 +7,11 @@
 //!
 //! A program that fails (will not start, dies, answers nothing) loses the
 //! game at once, as under our referee: its side forfeits with the reason.
+//!
+//! Each hosted side of a game in progress is a seat that one server
+//! process holds for a lease (see [`crate::lease`]): with several
+//! processes on one PostgreSQL database, any of them may play it, and
+//! another takes it over if its holder dies.
 
 use crate::store::GameRow;
 use crate::{now_ms, App};
@@ -29,6 +34,11 @@ impl Seat {
             .game(self.id)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("no game {}", self.id))
+    }
+
+    /// Whether another process has taken this seat's lease over.
+    fn given_up(&self) -> bool {
+        self.app.seats.given_up(&(self.id, self.color.index()))
     }
 
     fn view(&self, row: &GameRow) -> View {
@@ -56,6 +66,9 @@ impl Table for Seat {
     fn look(&self, wait: Duration) -> Result<View, String> {
         let deadline = Instant::now() + wait;
         loop {
+            if self.given_up() {
+                return Err(format!("another server plays {} now", self.color.name()));
+            }
             let seen = self.app.moved.seen();
             let view = self.view(&self.row()?);
             let now = Instant::now();
@@ -80,32 +93,51 @@ impl Table for Seat {
     }
 }
 
-/// Seats the hosted sides of game `row` that are not seated yet: a thread
-/// each, for the game's length.
+/// Seats the hosted sides of game `row` that no process plays yet: this
+/// one claims each and plays it on a thread of its own, for the game's
+/// length.
 pub fn seat(app: &Arc<App>, row: &GameRow) {
     if row.ending.is_some() {
         return;
     }
-    for (color, team) in [(Color::Black, &row.black), (Color::White, &row.white)] {
-        let Ok(Some(command)) = app.store.command_of(team) else {
+    for (side, team) in [&row.black, &row.white].into_iter().enumerate() {
+        if !matches!(app.store.command_of(team), Ok(Some(_))) {
             continue;
-        };
-        let seat = Seat {
-            app: Arc::clone(app),
-            id: row.id,
-            color,
-        };
-        let name = format!("game-{}-{}", row.id, color.name());
-        if !app
-            .seats
-            .spawn((row.id, color.index()), name, move || play(&seat, &command))
-        {
-            eprintln!(
-                "reversi-server: game {}: no thread for {}",
-                row.id,
-                color.name()
-            );
         }
+        let claimed =
+            app.store
+                .claim_seat(row.id, side, &app.holder, now_ms(), crate::lease::until());
+        if claimed == Ok(true) {
+            take(app, row.id, side);
+        }
+    }
+}
+
+/// Plays side `side` (0 black, 1 white) of game `id`, whose seat this
+/// process has claimed, on a thread of its own.
+pub fn take(app: &Arc<App>, id: i64, side: usize) {
+    let Ok(Some(row)) = app.store.game(id) else {
+        return;
+    };
+    let (color, team) = if side == 0 {
+        (Color::Black, &row.black)
+    } else {
+        (Color::White, &row.white)
+    };
+    let Ok(Some(command)) = app.store.command_of(team) else {
+        return;
+    };
+    let seat = Seat {
+        app: Arc::clone(app),
+        id,
+        color,
+    };
+    let name = format!("game-{id}-{}", color.name());
+    if !app
+        .seats
+        .spawn((id, side), name, move || play(&seat, &command))
+    {
+        eprintln!("reversi-server: game {id}: no thread for {}", color.name());
     }
 }
 
@@ -115,7 +147,7 @@ fn play(seat: &Seat, command: &str) {
         Ok(_) => {}
         Err(Stop::Program(why)) => {
             let Ok(row) = seat.row() else { return };
-            if row.ending.is_none() {
+            if row.ending.is_none() && !seat.given_up() {
                 let name = seat.color.name();
                 let ending = format!("{name} forfeits: {why}");
                 if seat
@@ -129,20 +161,9 @@ fn play(seat: &Seat, command: &str) {
             }
         }
         Err(Stop::Table(why)) => {
-            // The clock still runs: the side loses on time if nobody plays it.
+            // The lease lapses and the seat is taken up again (the
+            // program started anew), by this process or another.
             eprintln!("reversi-server: game {}: {why}", seat.id);
-        }
-    }
-}
-
-/// After a start: seats the hosted sides of every game in progress.
-pub fn seat_all(app: &Arc<App>) {
-    let Ok(ids) = app.store.games_in_progress() else {
-        return;
-    };
-    for id in ids {
-        if let Ok(Some(row)) = app.store.game(id) {
-            seat(app, &row);
         }
     }
 }

@@ -2,8 +2,8 @@
 //! registers hosted programs and creates games and contests (knockout,
 //! Elo pool, ladder), remote bots play over HTTP (`reversi connect`
 //! bridges any judge-protocol program), hosted programs are played by the
-//! server itself, and every move is stored in SQLite before it is
-//! acknowledged.
+//! server itself, and every move is stored (in SQLite, or in PostgreSQL
+//! shared by several server processes) before it is acknowledged.
 //!
 //! | concern | module |
 //! | --- | --- |
@@ -11,6 +11,7 @@
 //! | a stored game's position and the referee's rules | [`game`] |
 //! | contests: the tournament rules over the server's games | [`contest`] |
 //! | hosted programs, played by the server itself | [`hosted`] |
+//! | work any server process may take on, held for a lease | [`lease`] |
 //! | team secrets, hashed | [`secret`] |
 //! | the HTTP API | [`api`] |
 //! | the web pages: the games, each game's page and GGF | [`pages`] |
@@ -18,12 +19,13 @@
 //!
 //! Dependencies point one way: `reversi-core` <- `reversi` (the tools:
 //! GGF, the game page, the tournament rules, the seat) <- this crate;
-//! within it store, game <- hosted <- contest <- api, pages.
+//! within it store, game <- hosted <- contest <- lease <- api, pages.
 
 pub mod api;
 pub mod contest;
 pub mod game;
 pub mod hosted;
+pub mod lease;
 pub mod pages;
 pub mod rate;
 pub mod secret;
@@ -81,6 +83,8 @@ pub struct App {
     pub seats: Running<(i64, usize)>,
     /// The contests being run.
     pub contests: Running<i64>,
+    /// This process's name as a holder of leases (see [`lease`]).
+    pub holder: String,
 }
 
 /// Argon2 computations at once.
@@ -117,6 +121,22 @@ impl Signals {
         self.poke();
     }
 
+    /// Wakes every request waiting on a game, and the server's threads:
+    /// notices of other processes' changes may have been missed.
+    pub fn raise_all(&self) {
+        let signals: Vec<_> = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for signal in signals {
+            signal.notify_waiters();
+        }
+        self.poke();
+    }
+
     /// Wakes the server's threads: something changed (a contest paused, an
     /// entrant added).
     pub fn poke(&self) {
@@ -147,8 +167,13 @@ impl Signals {
 }
 
 /// Work that runs on threads of its own, one at a time for each key (a
-/// contest, a hosted side of a game): the keys whose thread runs.
-pub struct Running<K>(Arc<std::sync::Mutex<std::collections::HashSet<K>>>);
+/// contest, a hosted side of a game): the keys whose thread runs, and
+/// those of them whose lease another process has taken over, whose work
+/// is to stop.
+pub struct Running<K> {
+    running: Arc<std::sync::Mutex<std::collections::HashSet<K>>>,
+    given_up: Arc<std::sync::Mutex<std::collections::HashSet<K>>>,
+}
 
 /// The set, even if a thread panicked holding its lock (a set of keys is
 /// whole whatever the thread was doing).
@@ -158,7 +183,24 @@ fn lock<T>(set: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl<K> Default for Running<K> {
     fn default() -> Self {
-        Running(Arc::default())
+        Running {
+            running: Arc::default(),
+            given_up: Arc::default(),
+        }
+    }
+}
+
+/// Takes a key out of both sets when its thread ends, however it ends.
+struct Ended<K: Eq + std::hash::Hash> {
+    key: K,
+    running: Arc<std::sync::Mutex<std::collections::HashSet<K>>>,
+    given_up: Arc<std::sync::Mutex<std::collections::HashSet<K>>>,
+}
+
+impl<K: Eq + std::hash::Hash> Drop for Ended<K> {
+    fn drop(&mut self) {
+        lock(&self.running).remove(&self.key);
+        lock(&self.given_up).remove(&self.key);
     }
 }
 
@@ -166,20 +208,36 @@ impl<K: Eq + std::hash::Hash + Clone + Send + 'static> Running<K> {
     /// Runs `work` on a thread named `name`, unless `key`'s runs already;
     /// `false` when no thread could be had.
     pub fn spawn(&self, key: K, name: String, work: impl FnOnce() + Send + 'static) -> bool {
-        if !lock(&self.0).insert(key.clone()) {
+        if !lock(&self.running).insert(key.clone()) {
             return true;
         }
-        let set = Arc::clone(&self.0);
-        let done = key.clone();
+        let ended = Ended {
+            key: key.clone(),
+            running: Arc::clone(&self.running),
+            given_up: Arc::clone(&self.given_up),
+        };
         let spawned = std::thread::Builder::new().name(name).spawn(move || {
+            let _ended = ended;
             work();
-            lock(&set).remove(&done);
         });
-        if spawned.is_err() {
-            lock(&self.0).remove(&key);
-            return false;
+        spawned.is_ok()
+    }
+
+    /// The keys whose work runs.
+    pub fn keys(&self) -> Vec<K> {
+        lock(&self.running).iter().cloned().collect()
+    }
+
+    /// Tells `key`'s work to stop: another process holds its lease now.
+    pub fn give_up(&self, key: K) {
+        if lock(&self.running).contains(&key) {
+            lock(&self.given_up).insert(key);
         }
-        true
+    }
+
+    /// Whether `key`'s work is to stop.
+    pub fn given_up(&self, key: &K) -> bool {
+        lock(&self.given_up).contains(key)
     }
 }
 
@@ -234,6 +292,7 @@ impl App {
             hashers: secret::Hashers::new(HASHING_AT_ONCE),
             seats: Running::default(),
             contests: Running::default(),
+            holder: lease::holder_name(),
         }
     }
 

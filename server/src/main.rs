@@ -17,9 +17,9 @@ struct Args {
     /// Where to listen (port 0: any free one; the address is printed)
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The SQLite database, created if missing
-    #[arg(long, value_name = "FILE", default_value = "arena.db")]
-    db: PathBuf,
+    /// The database: an SQLite file (created if missing), or PostgreSQL as postgres://USER:PASSWORD@HOST/DB, which several servers may share
+    #[arg(long, value_name = "FILE|URL", default_value = "arena.db")]
+    db: String,
     /// Requests a second one client address may make (twice that at once); 0: no limit (1 to 1,000,000)
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
@@ -69,9 +69,14 @@ fn run(args: &Args) -> Result<(), String> {
     }
     .filter(|t| !t.is_empty());
     let store = Store::open(&args.db)?;
-    // The games in progress offer their turns anew: nobody loses on time
-    // for the server's absence.
-    let resumed = store.restart_clocks(now_ms()).map_err(|e| e.to_string())?;
+    // With no other server about, the games in progress offer their turns
+    // anew (nobody loses on time for the servers' absence) and all work is
+    // free to take up. A server joining others leaves their games alone.
+    let resumed = if store.alone() {
+        store.restart_clocks(now_ms()).map_err(|e| e.to_string())?
+    } else {
+        0
+    };
     let limit = (args.rate > 0).then_some(args.rate as f64);
     let app = Arc::new(App::new(
         store,
@@ -87,15 +92,25 @@ fn run(args: &Args) -> Result<(), String> {
         // Whoever started the server may stop reading its output.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "listening on http://{addr}");
+        if app.store.shared() && !app.store.alone() {
+            let _ = writeln!(out, "joined the other servers on the database");
+        }
         if resumed > 0 {
             let _ = writeln!(out, "resumed {resumed} game(s) in progress");
         }
         let _ = out.flush();
         tokio::spawn(sweep_late_games(Arc::clone(&app)));
+        // The other servers' changes wake this one's waiting requests.
+        let hearing = Arc::clone(&app);
+        app.store.listen(move |what| match what.strip_prefix('g') {
+            Some(id) => hearing.moved.raise(id.parse().unwrap_or_default()),
+            None if what == "*" => hearing.moved.raise_all(),
+            None => hearing.moved.poke(),
+        });
         // Hosted programs take their seats again, and the contests go on
-        // from where their stored games have got to.
-        reversi_server::hosted::seat_all(&app);
-        reversi_server::contest::resume_all(&app);
+        // from where their stored games have got to, as their leases lapse
+        // (at once after a start alone).
+        reversi_server::lease::keep(&app);
         let service = router(app).into_make_service_with_connect_info::<std::net::SocketAddr>();
         axum::serve(listener, service)
             .await

@@ -2,5 +2,6 @@
 //! server as a user meets it.
 
 mod contests;
+mod pg;
 mod remote;
 mod units;

@@ -2,23 +2,45 @@
 //! end-to-end ones, so that the release profile links one test binary).
 
 mod store {
-    use reversi_server::store::{Store, StoreError, MIGRATIONS};
+    use reversi_server::store::{Store, StoreError, SCHEMA_VERSION};
 
-    fn scratch() -> std::path::PathBuf {
+    /// A fresh SQLite file and a fresh PostgreSQL database: each test of
+    /// the store runs on both.
+    fn databases() -> [String; 2] {
         let path = std::env::temp_dir().join(format!(
             "reversi-store-{}-{}.db",
             std::process::id(),
             fastrand::u64(..)
         ));
         let _ = std::fs::remove_file(&path);
-        path
+        [path.display().to_string(), crate::pg::fresh_db()]
+    }
+
+    fn forget(db: &str) {
+        if !db.starts_with("postgres") {
+            let _ = std::fs::remove_file(db);
+        }
     }
 
     #[test]
     fn migrates_once_and_plays_moves_in_order() {
-        let path = scratch();
-        let store = Store::open(&path).unwrap();
-        assert_eq!(store.version().unwrap(), MIGRATIONS.len());
+        for db in databases() {
+            migrates_once_and_plays_moves_in_order_on(&db);
+            forget(&db);
+        }
+    }
+
+    #[test]
+    fn a_contest_game_is_made_once_with_its_opening() {
+        for db in databases() {
+            a_contest_game_is_made_once_with_its_opening_on(&db);
+            forget(&db);
+        }
+    }
+
+    fn migrates_once_and_plays_moves_in_order_on(path: &str) {
+        let store = Store::open(path).unwrap();
+        assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
         store.add_team("a", "h1", 0).unwrap();
         store.add_team("b", "h2", 0).unwrap();
         assert_eq!(store.add_team("a", "h3", 0), Err(StoreError::Exists));
@@ -40,19 +62,16 @@ mod store {
         );
         drop(store);
         // Reopened: the same game, no migration run twice.
-        let store = Store::open(&path).unwrap();
-        assert_eq!(store.version().unwrap(), MIGRATIONS.len());
+        let store = Store::open(path).unwrap();
+        assert_eq!(store.version().unwrap(), SCHEMA_VERSION);
         let game = store.game(id).unwrap().unwrap();
         assert_eq!(game.moves, vec![Some("d3".to_string()), None]);
         assert_eq!(game.ending.as_deref(), Some("done"));
         assert_eq!(game.turn_since_ms, 12);
-        let _ = std::fs::remove_file(&path);
     }
 
-    #[test]
-    fn a_contest_game_is_made_once_with_its_opening() {
-        let path = scratch();
-        let store = Store::open(&path).unwrap();
+    fn a_contest_game_is_made_once_with_its_opening_on(path: &str) {
+        let store = Store::open(path).unwrap();
         store.add_team("a", "h1", 0).unwrap();
         store.add_hosted("b", "/bin/false", 0).unwrap();
         assert_eq!(store.command_of("a").unwrap(), None);
@@ -74,7 +93,7 @@ mod store {
             bracket: None,
         };
         let c = store
-            .create_contest(&contest, &["a".into(), "b".into()], 0)
+            .create_contest(&contest, &["a".into(), "b".into()], "me", 0, 0)
             .unwrap();
         let opening = [Some("f5".to_string()), Some("d6".to_string())];
         let g = store
@@ -110,7 +129,6 @@ mod store {
         let (latest, count) = store.contest_games(c, 2).unwrap();
         assert_eq!(count, 3);
         assert_eq!(latest.iter().map(|g| g.id).collect::<Vec<_>>(), more);
-        let _ = std::fs::remove_file(&path);
     }
 }
 

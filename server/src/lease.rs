@@ -1,0 +1,115 @@
+//! Work that any server process may take on, held for a lease: a contest
+//! to run, a hosted side of a game to play. A process claims what has no
+//! live holder, renews its leases while the work goes on, and stops the
+//! work whose lease another process has taken over. When a process dies,
+//! its leases lapse and the others (or itself, started again) take the
+//! work up: a contest is run again from its stored games, a hosted
+//! program is started again and given the position.
+//!
+//! With SQLite the one process holds every lease; the same code runs, and
+//! a start lets every lease go at once ([`crate::store::Store::restart_clocks`]).
+
+use crate::{contest, hosted, now_ms, App};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a lease lasts unrenewed: how long a dead process's work waits
+/// before another takes it up. Three renewals fit in it, so that a
+/// process slowed by its machine's load does not lose its work.
+pub const LEASE_MS: i64 = 3_000;
+
+/// How often a process renews its leases.
+const RENEW_EVERY: Duration = Duration::from_millis(1_000);
+
+/// How often a process looks for work whose lease has lapsed.
+const CLAIM_EVERY: Duration = Duration::from_millis(250);
+
+/// The most seats one look claims (the rest are claimed at the next).
+const SEATS_A_LOOK: usize = 64;
+
+/// This process's name as a lease holder: its machine, its process id and
+/// a random part (a process id is reused after a restart).
+#[must_use]
+pub fn holder_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "host".into());
+    format!("{host}:{}:{:08x}", std::process::id(), fastrand::u32(..))
+}
+
+/// The lease's end for a claim or renewal made now.
+#[must_use]
+pub fn until() -> i64 {
+    now_ms() + LEASE_MS
+}
+
+/// Claims and renews for the process's life, on a thread of its own.
+pub fn keep(app: &Arc<App>) {
+    let app = Arc::clone(app);
+    let spawned = std::thread::Builder::new()
+        .name("leases".into())
+        .spawn(move || {
+            let mut renewed = std::time::Instant::now();
+            loop {
+                if renewed.elapsed() >= RENEW_EVERY {
+                    renew(&app);
+                    renewed = std::time::Instant::now();
+                }
+                claim(&app);
+                std::thread::sleep(CLAIM_EVERY);
+            }
+        });
+    if spawned.is_err() {
+        eprintln!("reversi-server: no thread to keep the leases on");
+    }
+}
+
+/// Renews the leases of the work this process does; the work whose lease
+/// another process has taken is told to stop.
+fn renew(app: &Arc<App>) {
+    let seats = app.seats.keys();
+    let contests = app.contests.keys();
+    if seats.is_empty() && contests.is_empty() {
+        return;
+    }
+    match app.store.renew(&app.holder, &seats, &contests, until()) {
+        Ok(lost) => {
+            let any = !(lost.seats.is_empty() && lost.contests.is_empty());
+            for seat in lost.seats {
+                app.seats.give_up(seat);
+            }
+            for id in lost.contests {
+                app.contests.give_up(id);
+            }
+            if any {
+                // Waiting work looks again, and sees that it is to stop.
+                app.moved.raise_all();
+            }
+        }
+        Err(e) => eprintln!("reversi-server: renewing the leases: {e}"),
+    }
+}
+
+/// Takes up the contests and hosted seats whose lease has lapsed.
+fn claim(app: &Arc<App>) {
+    let now = now_ms();
+    match app.store.claim_contests(&app.holder, now, until()) {
+        Ok(ids) => {
+            for id in ids {
+                contest::start(app, id);
+            }
+        }
+        Err(e) => eprintln!("reversi-server: claiming contests: {e}"),
+    }
+    match app
+        .store
+        .claim_seats(&app.holder, now, until(), SEATS_A_LOOK)
+    {
+        Ok(seats) => {
+            for (game, side) in seats {
+                hosted::take(app, game, side);
+            }
+        }
+        Err(e) => eprintln!("reversi-server: claiming hosted seats: {e}"),
+    }
+}

@@ -1,0 +1,225 @@
+//! SQLite: one file, needing no set-up, the default. One connection serves
+//! the one server process (a lock on the file keeps a second one out),
+//! in WAL mode with `synchronous=FULL`: a commit is on the disk before the
+//! call returns.
+
+use super::sql::{Dialect, Row, Sql, Value};
+use super::StoreError;
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::Connection;
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::Mutex;
+
+pub struct Db {
+    conn: Mutex<Connection>,
+    /// Held for the process's life: the lock that keeps a second server
+    /// off the file (released by the system however the process ends).
+    _lock: std::fs::File,
+}
+
+impl Db {
+    /// Opens (creating if need be) the database at `path`, unless another
+    /// server has it open, and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Db, String> {
+        let place = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let conn = Connection::open(path).map_err(|e| place(&e))?;
+        let lock = std::fs::File::open(path).map_err(|e| place(&e))?;
+        // SQLite's own locks are fcntl's, which this does not touch.
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(place(
+                &"another reversi-server has it open (SQLite serves one server; \
+                  several share a database with --db postgres://...)",
+            ));
+        }
+        conn.execute_batch(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
+        )
+        .map_err(|e| place(&e))?;
+        migrate(&conn).map_err(|e| place(&e))?;
+        Ok(Db {
+            conn: Mutex::new(conn),
+            _lock: lock,
+        })
+    }
+
+    /// Runs `work` in a transaction, committed if it succeeds.
+    pub fn tx<T>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tx = Tx(conn.transaction().map_err(error)?);
+        let value = work(&mut tx)?;
+        tx.0.commit().map_err(error)?;
+        Ok(value)
+    }
+}
+
+struct Tx<'a>(rusqlite::Transaction<'a>);
+
+impl Sql for Tx<'_> {
+    fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        let mut statement = self.0.prepare_cached(&numbered(sql)).map_err(error)?;
+        let changed = statement
+            .execute(rusqlite::params_from_iter(params))
+            .map_err(error)?;
+        Ok(changed as u64)
+    }
+
+    fn rows(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+        let mut statement = self.0.prepare_cached(&numbered(sql)).map_err(error)?;
+        let width = statement.column_count();
+        let rows = statement
+            .query_map(rusqlite::params_from_iter(params), |r| {
+                (0..width)
+                    .map(|i| {
+                        Ok(match r.get_ref(i)? {
+                            ValueRef::Null => Value::Null,
+                            ValueRef::Integer(v) => Value::Int(v),
+                            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into()),
+                            ValueRef::Real(v) => Value::Int(v as i64),
+                            ValueRef::Blob(b) => Value::Text(String::from_utf8_lossy(b).into()),
+                        })
+                    })
+                    .collect::<rusqlite::Result<Vec<Value>>>()
+                    .map(Row)
+            })
+            .map_err(error)?;
+        rows.collect::<rusqlite::Result<Vec<Row>>>().map_err(error)
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
+    fn notify(&mut self, _what: &str) -> Result<(), StoreError> {
+        // One process: whoever needs to know is told in the process.
+        Ok(())
+    }
+}
+
+impl rusqlite::ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self {
+            Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Value::Int(v) => ToSqlOutput::Borrowed(ValueRef::Integer(*v)),
+            Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+        })
+    }
+}
+
+/// The store's `$1` parameters as SQLite's `?1` (SQLite reads `$1` as a
+/// name, numbered by where it first appears).
+fn numbered(sql: &str) -> String {
+    sql.replace('$', "?")
+}
+
+/// A clash with a unique key read as [`StoreError::Exists`].
+fn error(e: rusqlite::Error) -> StoreError {
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                || f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            StoreError::Exists
+        }
+        _ => StoreError::Other(e.to_string()),
+    }
+}
+
+/// The migrations, in order; a database at version N has run the first N.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: teams, games and their moves.
+    "CREATE TABLE teams (
+        name TEXT PRIMARY KEY,
+        secret_hash TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        black TEXT NOT NULL REFERENCES teams(name),
+        white TEXT NOT NULL REFERENCES teams(name),
+        move_time_ms INTEGER NOT NULL,
+        turn_since_ms INTEGER NOT NULL,
+        ending TEXT,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE moves (
+        game INTEGER NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        square TEXT,
+        played_ms INTEGER NOT NULL,
+        PRIMARY KEY (game, ply)
+    );",
+    // 2: hosted programs, contests and their entrants; a game's place in
+    // its contest, its opening and who forfeited it.
+    "ALTER TABLE teams ADD COLUMN command TEXT;
+    CREATE TABLE contests (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        format TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        per_pair INTEGER NOT NULL,
+        move_time_ms INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        openings TEXT NOT NULL,
+        state TEXT NOT NULL,
+        standings TEXT,
+        bracket TEXT,
+        created_ms INTEGER NOT NULL
+    );
+    CREATE TABLE entrants (
+        contest INTEGER NOT NULL REFERENCES contests(id),
+        position INTEGER NOT NULL,
+        team TEXT NOT NULL REFERENCES teams(name),
+        admitted_at INTEGER,
+        PRIMARY KEY (contest, position),
+        UNIQUE (contest, team)
+    );
+    ALTER TABLE games ADD COLUMN contest INTEGER REFERENCES contests(id);
+    ALTER TABLE games ADD COLUMN seq INTEGER;
+    ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN forfeit TEXT;
+    CREATE UNIQUE INDEX games_of_contests ON games(contest, seq);
+    CREATE INDEX games_in_progress ON games(id) WHERE ending IS NULL;",
+    // 3: work any server process may take on, each held for a lease: a
+    // contest to run, a hosted side of a game in progress to play.
+    "CREATE TABLE seats (
+        game INTEGER NOT NULL REFERENCES games(id),
+        side INTEGER NOT NULL,
+        holder TEXT,
+        lease_until_ms INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game, side)
+    );
+    INSERT INTO seats (game, side)
+        SELECT g.id, 0 FROM games g JOIN teams t ON t.name = g.black
+        WHERE t.command IS NOT NULL AND g.ending IS NULL;
+    INSERT INTO seats (game, side)
+        SELECT g.id, 1 FROM games g JOIN teams t ON t.name = g.white
+        WHERE t.command IS NOT NULL AND g.ending IS NULL;
+    ALTER TABLE contests ADD COLUMN holder TEXT;
+    ALTER TABLE contests ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;",
+];
+
+fn version(conn: &Connection) -> rusqlite::Result<usize> {
+    conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
+    let v: Option<i64> =
+        conn.query_row("SELECT MAX(version) FROM schema_version", [], |r| r.get(0))?;
+    Ok(v.unwrap_or(0) as usize)
+}
+
+/// Runs the migrations the database has not had, each in its transaction.
+fn migrate(conn: &Connection) -> Result<(), String> {
+    let done = version(conn).map_err(|e| e.to_string())?;
+    super::check_version(done, MIGRATIONS.len())?;
+    for (i, migration) in MIGRATIONS.iter().enumerate().skip(done) {
+        conn.execute_batch(&format!(
+            "BEGIN; {migration}; INSERT INTO schema_version (version) VALUES ({}); COMMIT;",
+            i + 1
+        ))
+        .map_err(|e| format!("migration {}: {e}", i + 1))?;
+    }
+    Ok(())
+}
