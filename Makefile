@@ -16,13 +16,20 @@ test: lint test-deps
 	$(CARGO) test --workspace --release
 
 # What the tests need besides Rust: Chromium, which opens the game pages
-# (`reversi show --html`) headless. Installed with apt-get where missing.
+# (`reversi show --html`) headless, and PostgreSQL's server, of which the
+# arena server's tests start a throwaway cluster of their own (as the
+# `postgres` user when they run as root). Installed with apt-get where
+# missing.
 test-deps:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  command -v google-chrome >/dev/null 2>&1 || { \
 	    echo "installing chromium (for the page tests)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium >/dev/null; }
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
+	    echo "installing postgresql (for the arena server's tests)"; \
+	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq postgresql >/dev/null; }
 
 # Every command of the README's quick start, run as written (CI runs it too).
 quickstart:

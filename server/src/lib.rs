@@ -404,7 +404,7 @@ pub async fn sweep_late_games(app: Arc<App>) {
 /// Ends the games whose side to move is out of time; returns them.
 fn end_late_games(app: &App) -> Vec<i64> {
     let now = now_ms();
-    let Ok(ids) = app.store.late_games(now) else {
+    let Ok(ids) = app.store.late_games(now, &app.holder) else {
         return Vec::new();
     };
     let mut ended = Vec::new();

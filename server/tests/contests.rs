@@ -14,15 +14,15 @@ use std::time::{Duration, Instant};
 /// A server for several bots on this one address: its per-address rate
 /// limit (meant for a class's machines, one bot each) is lifted, as an
 /// organiser would for bots that share a machine.
-fn start(db: &Path, addr: &str) -> Server {
+pub fn start(db: impl AsRef<std::ffi::OsStr>, addr: &str) -> Server {
     Server::start_with(db, addr, &["--rate", "0"])
 }
 
-fn openings_file() -> PathBuf {
+pub fn openings_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/openings/xot-8.txt")
 }
 
-fn admin(s: &Server, path: &str, body: &Value) -> (u16, Value) {
+pub fn admin(s: &Server, path: &str, body: &Value) -> (u16, Value) {
     let auth = format!("Bearer {TOKEN}");
     call(
         &format!("{}{path}", s.url),
@@ -33,7 +33,7 @@ fn admin(s: &Server, path: &str, body: &Value) -> (u16, Value) {
 }
 
 /// Registers a hosted program.
-fn hosted(s: &Server, name: &str, command: &str) {
+pub fn hosted(s: &Server, name: &str, command: &str) {
     let (status, reply) = admin(
         s,
         "/api/teams",
@@ -42,12 +42,12 @@ fn hosted(s: &Server, name: &str, command: &str) {
     assert_eq!(status, 201, "{reply}");
 }
 
-fn contest(s: &Server, id: i64) -> Value {
+pub fn contest(s: &Server, id: i64) -> Value {
     call(&format!("{}/api/contests/{id}", s.url), "GET", &[], None).1
 }
 
 /// Waits (at most `secs`) until `done` holds of contest `id`.
-fn wait_for(s: &Server, id: i64, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
+pub fn wait_for(s: &Server, id: i64, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
     let since = Instant::now();
     loop {
         let c = contest(s, id);
@@ -63,21 +63,21 @@ fn wait_for(s: &Server, id: i64, secs: u64, done: impl Fn(&Value) -> bool) -> Va
 }
 
 /// `reversi connect --contest` for `team`.
-fn connect_contest(s: &Server, team: &str, id: i64, program: &str) -> Child {
+pub fn connect_contest(s: &Server, team: &str, id: i64, program: &str) -> Child {
     let secret = format!("{team}-secret");
     crate::remote::bridge(s, team, &secret, &["--contest", &id.to_string()], program)
 }
 
-fn register_remote(s: &Server, team: &str) {
+pub fn register_remote(s: &Server, team: &str) {
     crate::remote::register(s, team, &format!("{team}-secret"));
 }
 
-fn bot(depth: u32) -> String {
+pub fn bot(depth: u32) -> String {
     format!("{} --depth {depth}", reversi_bin().display())
 }
 
 /// The page of contest `id` in headless Chromium, after its scripts ran.
-fn dom(s: &Server, path: &str) -> String {
+pub fn dom(s: &Server, path: &str) -> String {
     let out = Command::new(chromium())
         .args([
             "--headless",
@@ -94,7 +94,7 @@ fn dom(s: &Server, path: &str) -> String {
 
 /// The standings `reversi tournament` writes for `players` (name, depth)
 /// with `flags`, the fixture's openings and (unless `flags` say) 2 jobs.
-fn tournament(dir: &Path, players: &[(&str, u32)], flags: &[&str]) -> Value {
+pub fn tournament(dir: &Path, players: &[(&str, u32)], flags: &[&str]) -> Value {
     let file = dir.join("players.txt");
     let lines: String = players
         .iter()
@@ -126,7 +126,7 @@ fn tournament(dir: &Path, players: &[(&str, u32)], flags: &[&str]) -> Value {
 #[test]
 fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does() {
     let dir = scratch("knockout");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     // Five players, one bye: three remote bots, two hosted programs; each
     // a fixed-depth search, so that the same game is played the same way
     // under the server and under `reversi tournament`.
@@ -196,7 +196,7 @@ fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does(
 #[test]
 fn a_ladder_comes_out_as_reversi_tournament_does() {
     let dir = scratch("ladder");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     let players = [("l1", 1), ("l2", 3), ("l3", 2)];
     for (name, depth) in players {
         hosted(&s, name, &bot(depth));
@@ -236,7 +236,7 @@ fn a_ladder_comes_out_as_reversi_tournament_does() {
 #[test]
 fn an_elo_pool_of_fixed_length_comes_out_as_reversi_tournament_does() {
     let dir = scratch("elo");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     let players = [("e1", 1), ("e2", 2), ("e3", 3), ("e4", 1)];
     for (name, depth) in players {
         hosted(&s, name, &bot(depth));
@@ -266,7 +266,7 @@ fn an_elo_pool_of_fixed_length_comes_out_as_reversi_tournament_does() {
 #[test]
 fn an_elo_pool_of_set_length_stops_where_reversi_tournament_does() {
     let dir = scratch("elo-stop");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     // A strong and a weak player: once one leads by two wins and is the
     // higher rated, no pair may meet, and both stop there.
     let players = [("strong", 4), ("weak", 1)];
@@ -303,7 +303,7 @@ fn an_elo_pool_of_set_length_stops_where_reversi_tournament_does() {
 #[test]
 fn an_elo_pool_takes_a_new_entrant_first_and_holds_while_paused() {
     let dir = scratch("pool");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     for (name, depth) in [("a", 1), ("b", 2), ("c", 3)] {
         hosted(&s, name, &bot(depth));
     }
@@ -366,7 +366,7 @@ fn an_elo_pool_takes_a_new_entrant_first_and_holds_while_paused() {
 #[test]
 fn every_way_to_lose_on_a_technicality() {
     let dir = scratch("forfeits");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     hosted(&s, "good", &bot(1));
     // Judge-protocol programs that set up properly, then misbehave at
     // their first move.
@@ -468,8 +468,19 @@ fn every_way_to_lose_on_a_technicality() {
 #[test]
 fn a_knockout_killed_mid_way_finishes_after_a_restart() {
     let dir = scratch("kill-contest");
-    let db = dir.join("arena.db");
-    let mut s = start(&db, "127.0.0.1:0");
+    killed_mid_way(&dir.join("arena.db").display().to_string());
+}
+
+#[test]
+fn a_knockout_killed_mid_way_finishes_after_a_restart_on_postgres() {
+    killed_mid_way(&crate::pg::fresh_db());
+}
+
+/// A knockout whose server is killed with SIGKILL mid-game and started
+/// again on database `db` finishes, with every move stored before the
+/// kill standing and the finished games as they were.
+fn killed_mid_way(db: &str) {
+    let mut s = start(db, "127.0.0.1:0");
     // Players that take their time, so that the kill comes mid-game.
     for name in ["k1", "k2", "k3"] {
         hosted(
@@ -501,12 +512,12 @@ fn a_knockout_killed_mid_way_finishes_after_a_restart() {
     // What the database holds after the kill (read by a server started
     // and killed again at once).
     let stored: Vec<Value> = {
-        let again = start(&db, &format!("127.0.0.1:{port}"));
+        let again = start(db, &format!("127.0.0.1:{port}"));
         let ids = before["games"].as_array().unwrap().iter();
         ids.map(|g| game(&again, g["id"].as_i64().unwrap()))
             .collect()
     };
-    let s = start(&db, &format!("127.0.0.1:{port}"));
+    let s = start(db, &format!("127.0.0.1:{port}"));
     let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
     wait_ok(bridge);
     let games = c["games"].as_array().unwrap();
@@ -537,7 +548,7 @@ fn a_knockout_killed_mid_way_finishes_after_a_restart() {
 #[test]
 fn a_remote_program_that_fails_loses_its_games_and_the_bridge_sees_the_contest_out() {
     let dir = scratch("failing");
-    let s = start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
     register_remote(&s, "broken");
     hosted(&s, "house", &bot(1));
     let (status, reply) = admin(

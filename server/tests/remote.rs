@@ -42,12 +42,12 @@ pub struct Server {
 
 impl Server {
     /// Starts the server on `addr` (port 0: a free one) with `db`.
-    pub fn start(db: &Path, addr: &str) -> Server {
+    pub fn start(db: impl AsRef<std::ffi::OsStr>, addr: &str) -> Server {
         Server::start_with(db, addr, &[])
     }
 
     /// As [`Server::start`], with more of the server's flags.
-    pub fn start_with(db: &Path, addr: &str, flags: &[&str]) -> Server {
+    pub fn start_with(db: impl AsRef<std::ffi::OsStr>, addr: &str, flags: &[&str]) -> Server {
         let mut child = Command::new(server_bin())
             .args(["--addr", addr, "--db"])
             .arg(db)
@@ -208,7 +208,7 @@ pub fn wait_ok(child: Child) -> String {
 #[test]
 fn two_remote_bots_play_a_game_to_its_end() {
     let dir = scratch("game");
-    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = Server::start(dir.join("arena.db"), "127.0.0.1:0");
     register(&s, "alpha", "alpha-secret");
     register(&s, "beta", "beta-secret");
     let id = new_game(&s, "alpha", "beta", 1000);
@@ -231,7 +231,7 @@ fn two_remote_bots_play_a_game_to_its_end() {
 #[test]
 fn a_player_that_never_moves_loses_on_time() {
     let dir = scratch("late");
-    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = Server::start(dir.join("arena.db"), "127.0.0.1:0");
     register(&s, "alpha", "alpha-secret");
     register(&s, "beta", "beta-secret");
     let id = new_game(&s, "alpha", "beta", 200);
@@ -248,7 +248,7 @@ fn a_player_that_never_moves_loses_on_time() {
 #[test]
 fn bad_requests_get_their_4xx_and_change_nothing() {
     let dir = scratch("bad");
-    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = Server::start(dir.join("arena.db"), "127.0.0.1:0");
     register(&s, "alpha", "alpha-secret");
     register(&s, "beta", "beta-secret");
     register(&s, "gamma", "gamma-secret");
@@ -407,7 +407,7 @@ pub fn chromium() -> String {
 #[test]
 fn the_game_page_shows_the_board_after_a_move_and_the_ggf_downloads() {
     let dir = scratch("page");
-    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = Server::start(dir.join("arena.db"), "127.0.0.1:0");
     register(&s, "alpha", "alpha-secret");
     register(&s, "beta", "beta-secret");
     let id = new_game(&s, "alpha", "beta", 600_000);
@@ -467,7 +467,7 @@ fn the_game_page_shows_the_board_after_a_move_and_the_ggf_downloads() {
 #[test]
 fn a_client_that_floods_is_slowed_down() {
     let dir = scratch("flood");
-    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = Server::start(dir.join("arena.db"), "127.0.0.1:0");
     let url = format!("{}/api/games/1", s.url);
     let agent = agent();
     let mut statuses = std::collections::BTreeMap::new();
@@ -492,7 +492,7 @@ fn a_client_that_floods_is_slowed_down() {
 #[test]
 fn a_team_may_keep_only_so_many_turn_requests_waiting() {
     let dir = scratch("waits");
-    let s = Server::start(&dir.join("arena.db"), "127.0.0.1:0");
+    let s = Server::start(dir.join("arena.db"), "127.0.0.1:0");
     register(&s, "alpha", "alpha-secret");
     register(&s, "beta", "beta-secret");
     let id = new_game(&s, "alpha", "beta", 600_000);

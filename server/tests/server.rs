@@ -4,4 +4,5 @@
 mod contests;
 mod pg;
 mod remote;
+mod shared;
 mod units;

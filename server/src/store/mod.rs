@@ -614,16 +614,20 @@ impl Store {
 
     /// The games in progress whose side to move has let its time run out
     /// by `now_ms` (the sweep's question, asked 20 times a second: only
-    /// those games are read). A game with a hosted side whose lease has
-    /// lapsed is not among them: no server plays that side just now, and
-    /// the one that takes it over starts its clock again.
-    pub fn late_games(&self, now_ms: i64) -> Result<Vec<i64>, StoreError> {
+    /// those games are read). A hosted side to move is judged only by its
+    /// seat's holder, `holder` here, while its lease runs: another process
+    /// cannot tell a slow program from a dead server, and the process that
+    /// takes a lapsed seat over starts its clock again.
+    pub fn late_games(&self, now_ms: i64, holder: &str) -> Result<Vec<i64>, StoreError> {
         self.tx(|q| {
             q.ints(
                 "SELECT id FROM games WHERE ending IS NULL AND turn_since_ms + move_time_ms < $1
-                 AND NOT EXISTS (SELECT 1 FROM seats
-                                 WHERE seats.game = games.id AND seats.lease_until_ms < $1)",
-                params![now_ms],
+                 AND NOT EXISTS (
+                     SELECT 1 FROM seats WHERE seats.game = games.id
+                     AND seats.side = (SELECT COUNT(*) FROM moves WHERE moves.game = games.id) % 2
+                     AND (seats.holder IS NULL OR seats.holder != $2
+                          OR seats.lease_until_ms < $1))",
+                params![now_ms, holder],
             )
         })
     }

@@ -20,6 +20,8 @@ use std::time::Duration;
 const PRESENCE_LOCK: i64 = 0x7265_7665_7273_6901;
 /// The advisory lock held while the schema is brought up to date.
 const MIGRATION_LOCK: i64 = 0x7265_7665_7273_6902;
+/// How often (every 100 ms) a starting process asks whether it is alone.
+const PRESENCE_TRIES: usize = 20;
 /// The channel the processes' notices go on.
 const CHANNEL: &str = "reversi";
 /// Connections a process keeps for its calls: a call holds one for a
@@ -71,10 +73,19 @@ impl Db {
         let mut presence = Client::connect(url, NoTls).map_err(|e| place(&e))?;
         presence.batch_execute(KEEPALIVE).map_err(|e| place(&e))?;
         migrate(&mut presence).map_err(|e| place(&e))?;
-        let alone: bool = presence
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&PRESENCE_LOCK])
-            .and_then(|r| r.try_get(0))
-            .map_err(|e| place(&e))?;
+        // A process killed a moment ago may still have its session: asked
+        // again for a while before this one takes the others to be alive.
+        let mut alone = false;
+        for _ in 0..PRESENCE_TRIES {
+            alone = presence
+                .query_one("SELECT pg_try_advisory_lock($1)", &[&PRESENCE_LOCK])
+                .and_then(|r| r.try_get(0))
+                .map_err(|e| place(&e))?;
+            if alone {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
         presence
             .query_one("SELECT pg_advisory_lock_shared($1)", &[&PRESENCE_LOCK])
             .map_err(|e| place(&e))?;

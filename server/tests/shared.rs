@@ -1,0 +1,143 @@
+//! Several servers on one PostgreSQL database: remote bots polling
+//! different servers play one contest, whose games come out as under
+//! `reversi tournament`; and when the server running a contest dies, the
+//! other takes the contest and its hosted programs over and finishes it.
+
+use crate::contests::{
+    admin, bot, connect_contest, hosted, openings_file, register_remote, start, tournament,
+    wait_for,
+};
+use crate::remote::{check_finished, game, reversi_bin, scratch, wait_ok};
+use serde_json::{json, Value};
+use std::process::Child;
+
+#[test]
+fn two_servers_on_one_postgres_share_a_knockout() {
+    let dir = scratch("shared-knockout");
+    let db = crate::pg::fresh_db();
+    let a = start(&db, "127.0.0.1:0");
+    let b = start(&db, "127.0.0.1:0");
+    // The knockout of five of the contests' tests: three remote bots, one
+    // polling server a and two server b, and two hosted programs.
+    let players = [("p1", 1), ("p2", 2), ("p3", 3), ("p4", 2), ("p5", 1)];
+    let remote = [("p1", &a), ("p3", &b), ("p4", &b)];
+    for (name, depth) in players {
+        match remote.iter().find(|r| r.0 == name) {
+            Some((_, s)) => register_remote(s, name),
+            None => hosted(&a, name, &bot(depth)),
+        }
+    }
+    let openings = std::fs::read_to_string(openings_file()).unwrap();
+    let (status, reply) = admin(
+        &b,
+        "/api/contests",
+        &json!({
+            "name": "Knockout on two servers",
+            "format": "knockout",
+            "entrants": players.iter().map(|p| p.0).collect::<Vec<_>>(),
+            "seed": 11,
+            "openings": openings,
+        }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let bridges: Vec<Child> = remote
+        .iter()
+        .map(|(name, s)| {
+            let depth = players.iter().find(|p| p.0 == *name).unwrap().1;
+            connect_contest(s, name, id, &format!("self --depth {depth}"))
+        })
+        .collect();
+    let c = wait_for(&a, id, 120, |c| c["state"] == json!("finished"));
+    for bridge in bridges {
+        let out = wait_ok(bridge);
+        assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
+    }
+    assert_eq!(c, crate::contests::contest(&b, id), "both servers show it");
+    let games = c["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4, "five players, one bye a round: {c}");
+    for g in games {
+        let full = game(&a, g["id"].as_i64().unwrap());
+        // A move made through one server woke the bot waiting on the other
+        // in time: nobody lost on time.
+        assert!(
+            full["ending"]
+                .as_str()
+                .is_some_and(|e| !e.contains("forfeit")),
+            "{full}"
+        );
+        check_finished(&full);
+    }
+    let local = tournament(&dir, &players, &["--format", "knockout", "--seed", "11"]);
+    assert_eq!(
+        c["standings"], local,
+        "the servers' standings, then the tournament's"
+    );
+}
+
+#[test]
+fn when_one_of_two_servers_dies_the_other_finishes_its_contest() {
+    let db = crate::pg::fresh_db();
+    let mut a = start(&db, "127.0.0.1:0");
+    let b = start(&db, "127.0.0.1:0");
+    // Server a runs the contest and plays the hosted programs, which take
+    // their time, so that it dies mid-game; the remote bot polls server b.
+    for name in ["k1", "k2", "k3"] {
+        hosted(
+            &a,
+            name,
+            &format!("{} --move-time 40 --book off", reversi_bin().display()),
+        );
+    }
+    register_remote(&b, "k4");
+    let (status, reply) = admin(
+        &a,
+        "/api/contests",
+        &json!({ "name": "Taken over", "format": "knockout",
+                 "entrants": ["k1", "k2", "k3", "k4"], "move_time_ms": 2000, "seed": 5 }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let bridge = connect_contest(&b, "k4", id, "self --move-time 40 --book off");
+    let before = wait_for(&b, id, 60, |c| {
+        let games = c["games"].as_array().unwrap();
+        games.iter().any(|g| !g["ending"].is_null())
+            && games
+                .iter()
+                .any(|g| g["ending"].is_null() && g["moves"].as_u64() > Some(4))
+    });
+    let stored: Vec<Value> = before["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| game(&b, g["id"].as_i64().unwrap()))
+        .collect();
+    a.kill();
+    let c = wait_for(&b, id, 120, |c| c["state"] == json!("finished"));
+    wait_ok(bridge);
+    let games = c["games"].as_array().unwrap();
+    assert!(games.len() >= 3, "4 players: 3 games at least: {c}");
+    for (i, g) in games.iter().enumerate() {
+        let full = game(&b, g["id"].as_i64().unwrap());
+        // Nobody lost on time for the dead server: the hosted side's clock
+        // started again when server b took its seat.
+        assert!(
+            !full["ending"].as_str().unwrap().contains("forfeit"),
+            "{full}"
+        );
+        check_finished(&full);
+        if let Some(old) = stored.get(i) {
+            let old_moves = old["moves"].as_array().unwrap();
+            assert_eq!(
+                &full["moves"].as_array().unwrap()[..old_moves.len()],
+                old_moves.as_slice(),
+                "game {}",
+                g["id"]
+            );
+            if !old["ending"].is_null() {
+                assert_eq!(full, *old, "a finished game is as it was");
+            }
+        }
+    }
+    assert_eq!(c["standings"][0]["result"], json!("winner"), "{c}");
+}
