@@ -13,6 +13,11 @@ move whose bots use most of their second); SERVER_CPUS pins the server to
 those processors (taskset's list, e.g. `0`: one core), so that what one
 core sustains can be measured.
 
+With LOAD_DB=postgres://... in the environment the server uses that
+PostgreSQL database (which should be empty) instead of a fresh SQLite
+file, and the CPU time of the machine's `postgres` processes is printed
+beside the server's.
+
 Usage: tools/server_load.py SERVER_BINARY [GAMES] [MOVE_TIME_MS] [THINK_MS] [SERVER_CPUS]
 """
 import json
@@ -54,6 +59,22 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def postgres_cpu_seconds():
+    """The CPU time so far of every process named postgres on the machine."""
+    total = 0.0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() != "postgres":
+                    continue
+            total += cpu_seconds(int(pid))
+        except OSError:
+            continue
+    return total
+
+
 def main():
     server = sys.argv[1]
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 200
@@ -63,7 +84,8 @@ def main():
     folder = tempfile.mkdtemp(prefix="server-load-")
     env = dict(os.environ, REVERSI_ADMIN_TOKEN=TOKEN)
     # All the bots share this machine's address: no rate limit.
-    proc = subprocess.Popen(pin + [server, "--addr", "127.0.0.1:0", "--db", f"{folder}/arena.db", "--rate", "0"],
+    db = os.environ.get("LOAD_DB") or f"{folder}/arena.db"
+    proc = subprocess.Popen(pin + [server, "--addr", "127.0.0.1:0", "--db", db, "--rate", "0"],
                             stdout=subprocess.PIPE, text=True, env=env)
     url = proc.stdout.readline().split()[-1]
     started = time.perf_counter()
@@ -106,6 +128,7 @@ def main():
             threads.append(threading.Thread(target=bot, args=(game, name, secret, g * 2 + side)))
     t0 = time.perf_counter()
     cpu0 = cpu_seconds(proc.pid)
+    pg0 = postgres_cpu_seconds()
     for t in threads:
         t.start()
     for t in threads:
@@ -113,6 +136,9 @@ def main():
     wall = time.perf_counter() - t0
     memory = peak_memory_kb(proc.pid)
     cpu = cpu_seconds(proc.pid) - cpu0
+    # Backends that ended during the run are not counted: the server keeps
+    # its connections, so few do.
+    pg = postgres_cpu_seconds() - pg0
     proc.kill()
     latencies.sort()
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
@@ -121,6 +147,8 @@ def main():
     print(f"latency per move (POST round trip): p50 {pick(0.5):.1f} ms, p99 {pick(0.99):.1f} ms, max {latencies[-1] * 1000:.1f} ms")
     print(f"server CPU: {cpu:.2f} s, {1000 * cpu / max(1, len(latencies)):.2f} ms a move "
           f"(a turn offered, a move judged and stored, both players answered)")
+    if "LOAD_DB" in os.environ:
+        print(f"postgres CPU: {pg:.2f} s, {1000 * pg / max(1, len(latencies)):.2f} ms a move")
     for ending in sorted({e for e in endings if "forfeits" in e})[:3]:
         print(f"  e.g. {ending}")
     print(f"games ended: {len(endings) // 2} ({forfeits // 2} on a forfeit); server peak memory {memory / 1024:.1f} MB")
