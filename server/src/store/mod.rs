@@ -165,6 +165,18 @@ impl Store {
         }
     }
 
+    /// Runs `work`, which only reads (each statement sees what was
+    /// committed before it began).
+    fn read<T>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match &self.db {
+            Backend::Sqlite(db) => db.tx(work),
+            Backend::Postgres(db) => db.read(work),
+        }
+    }
+
     /// Which database this is, for messages.
     #[must_use]
     pub fn kind(&self) -> &'static str {
@@ -202,7 +214,7 @@ impl Store {
 
     /// The schema version the database is at.
     pub fn version(&self) -> Result<usize, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             Ok(q.int("SELECT MAX(version) FROM schema_version", &[])?
                 .unwrap_or(0) as usize)
         })
@@ -219,7 +231,7 @@ impl Store {
     }
 
     pub fn secret_hash(&self, team: &str) -> Result<Option<String>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.row(
                 "SELECT secret_hash FROM teams WHERE name = $1",
                 params![team],
@@ -250,7 +262,7 @@ impl Store {
     }
 
     pub fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        self.tx(|q| game(q, id))
+        self.read(|q| game(q, id))
     }
 
     /// Stores move number `ply` (from 0) of game `id`, and the ending if
@@ -314,7 +326,7 @@ impl Store {
 
     /// A team's hosted command, `None` for a remote bot (or no such team).
     pub fn command_of(&self, team: &str) -> Result<Option<String>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             Ok(
                 q.row("SELECT command FROM teams WHERE name = $1", params![team])?
                     .map(|r| r.opt_text(0))
@@ -326,7 +338,7 @@ impl Store {
 
     /// Whether team `name` exists.
     pub fn has_team(&self, name: &str) -> Result<bool, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             Ok(
                 q.row("SELECT name FROM teams WHERE name = $1", params![name])?
                     .is_some(),
@@ -413,7 +425,7 @@ impl Store {
     }
 
     pub fn contest(&self, id: i64) -> Result<Option<ContestRow>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.row(
                 "SELECT id, name, format, games, per_pair, move_time_ms, seed, openings, state,
                         standings, bracket FROM contests WHERE id = $1",
@@ -440,7 +452,7 @@ impl Store {
 
     /// Contest `id`'s entrants, in order of entry.
     pub fn entrants(&self, id: i64) -> Result<Vec<EntrantRow>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.rows(
                 "SELECT team, admitted_at FROM entrants WHERE contest = $1 ORDER BY position",
                 params![id],
@@ -458,7 +470,7 @@ impl Store {
 
     /// The contests, newest first: id, name, format, state.
     pub fn contests(&self) -> Result<Vec<(i64, String, String, String)>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.rows(
                 "SELECT id, name, format, state FROM contests ORDER BY id DESC",
                 &[],
@@ -506,7 +518,7 @@ impl Store {
 
     /// Game number `seq` of contest `id`, if it has been made.
     pub fn contest_game(&self, id: i64, seq: i64) -> Result<Option<i64>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.int(
                 "SELECT id FROM games WHERE contest = $1 AND seq = $2",
                 params![id, seq],
@@ -521,7 +533,7 @@ impl Store {
         id: i64,
         latest: usize,
     ) -> Result<(Vec<GameRow>, usize), StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             let count = q
                 .int("SELECT COUNT(*) FROM games WHERE contest = $1", params![id])?
                 .unwrap_or(0);
@@ -536,7 +548,7 @@ impl Store {
 
     /// `team`'s first game of contest `id` not yet ended.
     pub fn next_game_of(&self, id: i64, team: &str) -> Result<Option<i64>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.int(
                 "SELECT id FROM games WHERE contest = $1 AND ending IS NULL
                  AND (black = $2 OR white = $2) ORDER BY seq LIMIT 1",
@@ -598,7 +610,7 @@ impl Store {
 
     /// The `limit` newest games, newest first.
     pub fn recent_games(&self, limit: usize) -> Result<Vec<GameRow>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             let ids = q.ints(
                 "SELECT id FROM games ORDER BY id DESC LIMIT $1",
                 params![limit],
@@ -609,7 +621,7 @@ impl Store {
 
     /// The games not yet ended.
     pub fn games_in_progress(&self) -> Result<Vec<i64>, StoreError> {
-        self.tx(|q| q.ints("SELECT id FROM games WHERE ending IS NULL ORDER BY id", &[]))
+        self.read(|q| q.ints("SELECT id FROM games WHERE ending IS NULL ORDER BY id", &[]))
     }
 
     /// The games in progress whose side to move has let its time run out
@@ -619,7 +631,7 @@ impl Store {
     /// cannot tell a slow program from a dead server, and the process that
     /// takes a lapsed seat over starts its clock again.
     pub fn late_games(&self, now_ms: i64, holder: &str) -> Result<Vec<i64>, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             q.ints(
                 "SELECT id FROM games WHERE ending IS NULL AND turn_since_ms + move_time_ms < $1
                  AND NOT EXISTS (
@@ -777,7 +789,7 @@ impl Store {
 
     /// Whether `holder` holds contest `id`'s lease.
     pub fn holds_contest(&self, id: i64, holder: &str) -> Result<bool, StoreError> {
-        self.tx(|q| {
+        self.read(|q| {
             Ok(q.row(
                 "SELECT id FROM contests WHERE id = $1 AND holder = $2",
                 params![id, holder],

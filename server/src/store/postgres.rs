@@ -11,7 +11,7 @@ use super::StoreError;
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{IsNull, ToSql, Type};
-use postgres::{Client, NoTls, Statement};
+use postgres::{Client, GenericClient, NoTls, Statement};
 use std::collections::HashMap;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
@@ -150,15 +150,31 @@ impl Db {
     ) -> Result<T, StoreError> {
         let mut conn = self.take()?;
         let result = (|| {
-            let tx = conn.client.transaction().map_err(error)?;
-            let mut tx = Tx {
-                tx,
+            let mut tx = conn.client.transaction().map_err(error)?;
+            let value = work(&mut On {
+                client: &mut tx,
                 statements: &mut conn.statements,
-            };
-            let value = work(&mut tx)?;
-            tx.tx.commit().map_err(error)?;
+            })?;
+            tx.commit().map_err(error)?;
             Ok(value)
         })();
+        self.give_back(Some(conn));
+        result
+    }
+
+    /// Runs `work`, which only reads, each statement its own transaction:
+    /// at PostgreSQL's isolation (read committed) a transaction would give
+    /// each statement its own snapshot all the same, and costs two more
+    /// round trips.
+    pub fn read<T>(
+        &self,
+        work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.take()?;
+        let result = work(&mut On {
+            client: &mut conn.client,
+            statements: &mut conn.statements,
+        });
         self.give_back(Some(conn));
         result
     }
@@ -218,33 +234,35 @@ fn redacted(url: &str) -> String {
     }
 }
 
-struct Tx<'a> {
-    tx: postgres::Transaction<'a>,
+/// Statements run on a transaction, or (for reads) on the connection
+/// itself, each its own transaction.
+struct On<'a, C: GenericClient> {
+    client: &'a mut C,
     statements: &'a mut HashMap<String, Statement>,
 }
 
-impl Tx<'_> {
+impl<C: GenericClient> On<'_, C> {
     fn statement(&mut self, sql: &str) -> Result<Statement, StoreError> {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
-        let statement = self.tx.prepare(sql).map_err(error)?;
+        let statement = self.client.prepare(sql).map_err(error)?;
         self.statements.insert(sql.to_string(), statement.clone());
         Ok(statement)
     }
 }
 
-impl Sql for Tx<'_> {
+impl<C: GenericClient> Sql for On<'_, C> {
     fn exec(&mut self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
         let statement = self.statement(sql)?;
         let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|v| v as _).collect();
-        self.tx.execute(&statement, &params).map_err(error)
+        self.client.execute(&statement, &params).map_err(error)
     }
 
     fn rows(&mut self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
         let statement = self.statement(sql)?;
         let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|v| v as _).collect();
-        let rows = self.tx.query(&statement, &params).map_err(error)?;
+        let rows = self.client.query(&statement, &params).map_err(error)?;
         rows.iter()
             .map(|r| {
                 (0..r.len())
