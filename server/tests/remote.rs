@@ -533,3 +533,53 @@ fn a_team_may_keep_only_so_many_turn_requests_waiting() {
     );
     assert_eq!((status, reply["your_turn"].clone()), (200, json!(false)));
 }
+
+/// The server's run on `db`, expected to stop at once: its exit code and
+/// what it printed on stderr.
+fn refused(db: &str) -> (Option<i32>, String) {
+    let out = Command::new(server_bin())
+        .args(["--addr", "127.0.0.1:0", "--db", db])
+        .env("REVERSI_ADMIN_TOKEN", TOKEN)
+        .output()
+        .expect("the server runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_database_the_server_cannot_use_is_one_line_and_exit_1() {
+    let dir = scratch("refused");
+    let db = dir.join("arena.db");
+    // A second server on a SQLite file one has open: refused, the first
+    // unharmed.
+    let s = Server::start(&db, "127.0.0.1:0");
+    register(&s, "alpha", "alpha-secret");
+    let (code, err) = refused(&db.display().to_string());
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("another reversi-server has it open"), "{err}");
+    register(&s, "beta", "beta-secret");
+    // PostgreSQL that does not answer, and a database that does not exist;
+    // the password is never printed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (code, err) = refused(&format!(
+        "postgres://arena:hush-hush@127.0.0.1:{port}/arena"
+    ));
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("Connection refused") && !err.contains("hush"),
+        "{err}"
+    );
+    let url = crate::pg::fresh_db();
+    let missing = format!("{}-missing", url);
+    let (code, err) = refused(&missing);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("does not exist"), "{err}");
+}

@@ -55,7 +55,19 @@ fn error(e: postgres::Error) -> StoreError {
     if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
         StoreError::Exists
     } else {
-        StoreError::Other(e.to_string())
+        StoreError::Other(why(&e))
+    }
+}
+
+/// What went wrong, with the database's or the system's reason (the
+/// error's own text is only its kind: "db error").
+fn why(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return db.message().to_string();
+    }
+    match std::error::Error::source(e) {
+        Some(source) => format!("{e}: {source}"),
+        None => e.to_string(),
     }
 }
 
@@ -69,10 +81,10 @@ impl Db {
     /// Connects to `url`, brings the schema up to date, and takes this
     /// process's presence lock.
     pub fn open(url: &str) -> Result<Db, String> {
-        let place = |e: &dyn std::fmt::Display| format!("{}: {e}", redacted(url));
+        let place = |e: &postgres::Error| format!("{}: {}", redacted(url), why(e));
         let mut presence = Client::connect(url, NoTls).map_err(|e| place(&e))?;
         presence.batch_execute(KEEPALIVE).map_err(|e| place(&e))?;
-        migrate(&mut presence).map_err(|e| place(&e))?;
+        migrate(&mut presence).map_err(|e| format!("{}: {e}", redacted(url)))?;
         // A process killed a moment ago may still have its session: asked
         // again for a while before this one takes the others to be alive.
         let mut alone = false;
@@ -126,7 +138,7 @@ impl Db {
                     }),
                     Err(e) => {
                         self.give_back(None);
-                        Err(StoreError::Other(e.to_string()))
+                        Err(StoreError::Other(why(&e)))
                     }
                 };
             }
@@ -402,7 +414,7 @@ pub const MIGRATIONS: &[&str] = &[
 /// Runs the migrations the database has not had, each in its transaction,
 /// one process at a time.
 fn migrate(client: &mut Client) -> Result<(), String> {
-    let fail = |e: postgres::Error| e.to_string();
+    let fail = |e: postgres::Error| why(&e);
     client
         .query_one("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
         .map_err(fail)?;
@@ -425,7 +437,7 @@ fn migrate(client: &mut Client) -> Result<(), String> {
                         &[&((i + 1) as i64)],
                     )
                 })
-                .map_err(|e| format!("migration {}: {e}", i + 1))?;
+                .map_err(|e| format!("migration {}: {}", i + 1, why(&e)))?;
             tx.commit().map_err(fail)?;
         }
         Ok(())
