@@ -20,8 +20,10 @@ use std::time::Duration;
 const PRESENCE_LOCK: i64 = 0x7265_7665_7273_6901;
 /// The advisory lock held while the schema is brought up to date.
 const MIGRATION_LOCK: i64 = 0x7265_7665_7273_6902;
-/// How often (every 100 ms) a starting process asks whether it is alone.
-const PRESENCE_TRIES: usize = 20;
+/// How often (every 100 ms) a starting process asks whether it is alone:
+/// for a second, time enough for PostgreSQL to end the session of a
+/// process killed on this machine a moment before.
+const PRESENCE_TRIES: usize = 10;
 /// The channel the processes' notices go on.
 const CHANNEL: &str = "reversi";
 /// Connections a process keeps for its calls: a call holds one for a
