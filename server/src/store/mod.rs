@@ -15,6 +15,7 @@
 //! on, and taken over by another process once it lapses.
 
 mod postgres;
+mod schema;
 pub mod sql;
 mod sqlite;
 
@@ -93,8 +94,7 @@ impl std::fmt::Display for StoreError {
 }
 
 /// The schema version this server brings a database to.
-pub const SCHEMA_VERSION: usize = sqlite::MIGRATIONS.len();
-const _: () = assert!(sqlite::MIGRATIONS.len() == postgres::MIGRATIONS.len());
+pub const SCHEMA_VERSION: usize = schema::MIGRATIONS.len();
 
 /// The leases a process no longer held when it came to renew them.
 pub struct Lost {

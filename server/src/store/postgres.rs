@@ -6,6 +6,7 @@
 //! PostgreSQL drops a session's locks when its process dies) and listens
 //! for the other processes' notices of changes.
 
+use super::schema::{for_postgres, MIGRATIONS};
 use super::sql::{Dialect, Row, Sql, Value};
 use super::StoreError;
 use postgres::error::SqlState;
@@ -343,76 +344,6 @@ impl ToSql for Value {
     postgres::types::to_sql_checked!();
 }
 
-/// The migrations, as SQLite's (`super::sqlite::MIGRATIONS`), in
-/// PostgreSQL's types: the same version is the same schema.
-pub const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE teams (
-        name TEXT PRIMARY KEY,
-        secret_hash TEXT NOT NULL,
-        created_ms BIGINT NOT NULL
-    );
-    CREATE TABLE games (
-        id BIGSERIAL PRIMARY KEY,
-        black TEXT NOT NULL REFERENCES teams(name),
-        white TEXT NOT NULL REFERENCES teams(name),
-        move_time_ms BIGINT NOT NULL,
-        turn_since_ms BIGINT NOT NULL,
-        ending TEXT,
-        created_ms BIGINT NOT NULL
-    );
-    CREATE TABLE moves (
-        game BIGINT NOT NULL REFERENCES games(id),
-        ply BIGINT NOT NULL,
-        square TEXT,
-        played_ms BIGINT NOT NULL,
-        PRIMARY KEY (game, ply)
-    );",
-    "ALTER TABLE teams ADD COLUMN command TEXT;
-    CREATE TABLE contests (
-        id BIGSERIAL PRIMARY KEY,
-        name TEXT NOT NULL,
-        format TEXT NOT NULL,
-        games BIGINT NOT NULL,
-        per_pair BIGINT NOT NULL,
-        move_time_ms BIGINT NOT NULL,
-        seed BIGINT NOT NULL,
-        openings TEXT NOT NULL,
-        state TEXT NOT NULL,
-        standings TEXT,
-        bracket TEXT,
-        created_ms BIGINT NOT NULL
-    );
-    CREATE TABLE entrants (
-        contest BIGINT NOT NULL REFERENCES contests(id),
-        position BIGINT NOT NULL,
-        team TEXT NOT NULL REFERENCES teams(name),
-        admitted_at BIGINT,
-        PRIMARY KEY (contest, position),
-        UNIQUE (contest, team)
-    );
-    ALTER TABLE games ADD COLUMN contest BIGINT REFERENCES contests(id);
-    ALTER TABLE games ADD COLUMN seq BIGINT;
-    ALTER TABLE games ADD COLUMN opening_plies BIGINT NOT NULL DEFAULT 0;
-    ALTER TABLE games ADD COLUMN forfeit TEXT;
-    CREATE UNIQUE INDEX games_of_contests ON games(contest, seq);
-    CREATE INDEX games_in_progress ON games(id) WHERE ending IS NULL;",
-    "CREATE TABLE seats (
-        game BIGINT NOT NULL REFERENCES games(id),
-        side BIGINT NOT NULL,
-        holder TEXT,
-        lease_until_ms BIGINT NOT NULL DEFAULT 0,
-        PRIMARY KEY (game, side)
-    );
-    INSERT INTO seats (game, side)
-        SELECT g.id, 0 FROM games g JOIN teams t ON t.name = g.black
-        WHERE t.command IS NOT NULL AND g.ending IS NULL;
-    INSERT INTO seats (game, side)
-        SELECT g.id, 1 FROM games g JOIN teams t ON t.name = g.white
-        WHERE t.command IS NOT NULL AND g.ending IS NULL;
-    ALTER TABLE contests ADD COLUMN holder TEXT;
-    ALTER TABLE contests ADD COLUMN lease_until_ms BIGINT NOT NULL DEFAULT 0;",
-];
-
 /// Runs the migrations the database has not had, each in its transaction,
 /// one process at a time.
 fn migrate(client: &mut Client) -> Result<(), String> {
@@ -432,7 +363,7 @@ fn migrate(client: &mut Client) -> Result<(), String> {
         super::check_version(done, MIGRATIONS.len())?;
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(done) {
             let mut tx = client.transaction().map_err(fail)?;
-            tx.batch_execute(migration)
+            tx.batch_execute(&for_postgres(migration))
                 .and_then(|()| {
                     tx.execute(
                         "INSERT INTO schema_version (version) VALUES ($1)",

@@ -3,6 +3,7 @@
 //! in WAL mode with `synchronous=FULL`: a commit is on the disk before the
 //! call returns.
 
+use super::schema::MIGRATIONS;
 use super::sql::{Dialect, Row, Sql, Value};
 use super::StoreError;
 use rusqlite::types::{ToSqlOutput, ValueRef};
@@ -128,80 +129,6 @@ fn error(e: rusqlite::Error) -> StoreError {
         _ => StoreError::Other(e.to_string()),
     }
 }
-
-/// The migrations, in order; a database at version N has run the first N.
-pub const MIGRATIONS: &[&str] = &[
-    // 1: teams, games and their moves.
-    "CREATE TABLE teams (
-        name TEXT PRIMARY KEY,
-        secret_hash TEXT NOT NULL,
-        created_ms INTEGER NOT NULL
-    );
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        black TEXT NOT NULL REFERENCES teams(name),
-        white TEXT NOT NULL REFERENCES teams(name),
-        move_time_ms INTEGER NOT NULL,
-        turn_since_ms INTEGER NOT NULL,
-        ending TEXT,
-        created_ms INTEGER NOT NULL
-    );
-    CREATE TABLE moves (
-        game INTEGER NOT NULL REFERENCES games(id),
-        ply INTEGER NOT NULL,
-        square TEXT,
-        played_ms INTEGER NOT NULL,
-        PRIMARY KEY (game, ply)
-    );",
-    // 2: hosted programs, contests and their entrants; a game's place in
-    // its contest, its opening and who forfeited it.
-    "ALTER TABLE teams ADD COLUMN command TEXT;
-    CREATE TABLE contests (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL,
-        format TEXT NOT NULL,
-        games INTEGER NOT NULL,
-        per_pair INTEGER NOT NULL,
-        move_time_ms INTEGER NOT NULL,
-        seed INTEGER NOT NULL,
-        openings TEXT NOT NULL,
-        state TEXT NOT NULL,
-        standings TEXT,
-        bracket TEXT,
-        created_ms INTEGER NOT NULL
-    );
-    CREATE TABLE entrants (
-        contest INTEGER NOT NULL REFERENCES contests(id),
-        position INTEGER NOT NULL,
-        team TEXT NOT NULL REFERENCES teams(name),
-        admitted_at INTEGER,
-        PRIMARY KEY (contest, position),
-        UNIQUE (contest, team)
-    );
-    ALTER TABLE games ADD COLUMN contest INTEGER REFERENCES contests(id);
-    ALTER TABLE games ADD COLUMN seq INTEGER;
-    ALTER TABLE games ADD COLUMN opening_plies INTEGER NOT NULL DEFAULT 0;
-    ALTER TABLE games ADD COLUMN forfeit TEXT;
-    CREATE UNIQUE INDEX games_of_contests ON games(contest, seq);
-    CREATE INDEX games_in_progress ON games(id) WHERE ending IS NULL;",
-    // 3: work any server process may take on, each held for a lease: a
-    // contest to run, a hosted side of a game in progress to play.
-    "CREATE TABLE seats (
-        game INTEGER NOT NULL REFERENCES games(id),
-        side INTEGER NOT NULL,
-        holder TEXT,
-        lease_until_ms INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game, side)
-    );
-    INSERT INTO seats (game, side)
-        SELECT g.id, 0 FROM games g JOIN teams t ON t.name = g.black
-        WHERE t.command IS NOT NULL AND g.ending IS NULL;
-    INSERT INTO seats (game, side)
-        SELECT g.id, 1 FROM games g JOIN teams t ON t.name = g.white
-        WHERE t.command IS NOT NULL AND g.ending IS NULL;
-    ALTER TABLE contests ADD COLUMN holder TEXT;
-    ALTER TABLE contests ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;",
-];
 
 fn version(conn: &Connection) -> rusqlite::Result<usize> {
     conn.execute_batch("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")?;
