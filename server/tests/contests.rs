@@ -158,29 +158,7 @@ fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does(
         .filter(|p| remote.contains(&p.0))
         .map(|&(name, depth)| connect_contest(&s, name, id, &format!("self --depth {depth}")))
         .collect();
-    let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
-    for bridge in bridges {
-        let out = wait_ok(bridge);
-        assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
-    }
-    let games = c["games"].as_array().unwrap();
-    assert_eq!(games.len(), 4, "five players, one bye a round: {c}");
-    for g in games {
-        let full = game(&s, g["id"].as_i64().unwrap());
-        assert!(
-            full["ending"]
-                .as_str()
-                .is_some_and(|e| !e.contains("forfeit")),
-            "{full}"
-        );
-        check_finished(&full);
-    }
-    // The same players, seed and openings under `reversi tournament`.
-    let local = tournament(&dir, &players, &["--format", "knockout", "--seed", "11"]);
-    assert_eq!(
-        c["standings"], local,
-        "the server's standings, then the tournament's"
-    );
+    let (_, local) = knockout_of_five_finishes(&s, id, bridges, &dir, &players);
     // The contest's page: the standings, the bracket, a link a game.
     let page = dom(&s, &format!("/contests/{id}"));
     let winner = local[0]["player"].as_str().unwrap();
@@ -191,6 +169,43 @@ fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does(
         "the winner first: {page}"
     );
     assert_eq!(page.matches("<a href=\"/games/").count(), 4, "{page}");
+}
+
+/// Waits for knockout `id` of `players` (name, depth) on server `s` to
+/// finish and checks it: each remote bot's bridge saw it out, its four
+/// games were played to their ends (nobody lost on time), and its
+/// standings are those of `reversi tournament` for the same players, seed
+/// and openings. The contest and the tournament's standings.
+pub fn knockout_of_five_finishes(
+    s: &Server,
+    id: i64,
+    bridges: Vec<Child>,
+    dir: &Path,
+    players: &[(&str, u32)],
+) -> (Value, Value) {
+    let c = wait_for(s, id, 120, |c| c["state"] == json!("finished"));
+    for bridge in bridges {
+        let out = wait_ok(bridge);
+        assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
+    }
+    let games = c["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4, "five players, one bye a round: {c}");
+    for g in games {
+        let full = game(s, g["id"].as_i64().unwrap());
+        assert!(
+            full["ending"]
+                .as_str()
+                .is_some_and(|e| !e.contains("forfeit")),
+            "{full}"
+        );
+        check_finished(&full);
+    }
+    let local = tournament(dir, players, &["--format", "knockout", "--seed", "11"]);
+    assert_eq!(
+        c["standings"], local,
+        "the server's standings, then the tournament's"
+    );
+    (c, local)
 }
 
 #[test]
