@@ -50,12 +50,23 @@ pub fn keep(app: &Arc<App>) {
         .name("leases".into())
         .spawn(move || {
             let mut renewed = std::time::Instant::now();
+            // A database that is down is said once, not every look.
+            let mut failing = false;
             loop {
+                let mut failed = None;
                 if renewed.elapsed() >= RENEW_EVERY {
-                    renew(&app);
+                    failed = renew(&app).err();
                     renewed = std::time::Instant::now();
                 }
-                claim(&app);
+                failed = claim(&app).err().or(failed);
+                match failed {
+                    Some(e) if !failing => {
+                        eprintln!("reversi-server: {e} (trying again)");
+                        failing = true;
+                    }
+                    Some(_) => {}
+                    None => failing = false,
+                }
                 std::thread::sleep(CLAIM_EVERY);
             }
         });
@@ -66,50 +77,46 @@ pub fn keep(app: &Arc<App>) {
 
 /// Renews the leases of the work this process does; the work whose lease
 /// another process has taken is told to stop.
-fn renew(app: &Arc<App>) {
+fn renew(app: &Arc<App>) -> Result<(), String> {
     let seats = app.seats.keys();
     let contests = app.contests.keys();
     if seats.is_empty() && contests.is_empty() {
-        return;
+        return Ok(());
     }
-    match app.store.renew(&app.holder, &seats, &contests, until()) {
-        Ok(lost) => {
-            let any = !(lost.seats.is_empty() && lost.contests.is_empty());
-            for seat in lost.seats {
-                app.seats.give_up(seat);
-            }
-            for id in lost.contests {
-                app.contests.give_up(id);
-            }
-            if any {
-                // Waiting work looks again, and sees that it is to stop.
-                app.moved.raise_all();
-            }
-        }
-        Err(e) => eprintln!("reversi-server: renewing the leases: {e}"),
+    let lost = app
+        .store
+        .renew(&app.holder, &seats, &contests, until())
+        .map_err(|e| format!("renewing the leases: {e}"))?;
+    let any = !(lost.seats.is_empty() && lost.contests.is_empty());
+    for seat in lost.seats {
+        app.seats.give_up(seat);
     }
+    for id in lost.contests {
+        app.contests.give_up(id);
+    }
+    if any {
+        // Waiting work looks again, and sees that it is to stop.
+        app.moved.raise_all();
+    }
+    Ok(())
 }
 
 /// Takes up the contests and hosted seats whose lease has lapsed.
-fn claim(app: &Arc<App>) {
+fn claim(app: &Arc<App>) -> Result<(), String> {
     let now = now_ms();
-    match app.store.claim_contests(&app.holder, now, until()) {
-        Ok(ids) => {
-            for id in ids {
-                contest::start(app, id);
-            }
-        }
-        Err(e) => eprintln!("reversi-server: claiming contests: {e}"),
+    let ids = app
+        .store
+        .claim_contests(&app.holder, now, until())
+        .map_err(|e| format!("claiming contests: {e}"))?;
+    for id in ids {
+        contest::start(app, id);
     }
-    match app
+    let seats = app
         .store
         .claim_seats(&app.holder, now, until(), SEATS_A_LOOK)
-    {
-        Ok(seats) => {
-            for (game, side) in seats {
-                hosted::take(app, game, side);
-            }
-        }
-        Err(e) => eprintln!("reversi-server: claiming hosted seats: {e}"),
+        .map_err(|e| format!("claiming hosted seats: {e}"))?;
+    for (game, side) in seats {
+        hosted::take(app, game, side);
     }
+    Ok(())
 }

@@ -169,7 +169,7 @@ impl Store {
     /// committed before it began).
     fn read<T>(
         &self,
-        work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+        work: impl Fn(&mut dyn Sql) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
         match &self.db {
             Backend::Sqlite(db) => db.tx(work),

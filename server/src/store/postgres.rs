@@ -181,17 +181,27 @@ impl Db {
     /// at PostgreSQL's isolation (read committed) a transaction would give
     /// each statement its own snapshot all the same, and costs two more
     /// round trips.
+    ///
+    /// A read on a connection that turns out to have been lost (PostgreSQL
+    /// restarted, say) is made once more on a new one.
     pub fn read<T>(
         &self,
-        work: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+        work: impl Fn(&mut dyn Sql) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let mut conn = self.take()?;
-        let result = work(&mut On {
-            client: &mut conn.client,
-            statements: &mut conn.statements,
-        });
-        self.give_back(Some(conn));
-        result
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let mut conn = self.take()?;
+            let result = work(&mut On {
+                client: &mut conn.client,
+                statements: &mut conn.statements,
+            });
+            let lost = result.is_err() && conn.client.is_closed();
+            self.give_back(Some(conn));
+            if !lost || tries == 2 {
+                return result;
+            }
+        }
     }
 
     /// Hands every notice of the other processes (and this one's) to
