@@ -560,7 +560,7 @@ pub fn check_survived(s: &Server, c: &Value, stored: &[Value], forfeits: bool) {
 /// again on database `db` finishes, with every move stored before the
 /// kill standing and the finished games as they were.
 fn killed_mid_way(db: &str) {
-    let mut s = start(db, "127.0.0.1:0");
+    let mut s = start(db, &crate::remote::restartable_addr());
     let (id, bridge) = slow_knockout(&s, &s, "Interrupted");
     let before = wait_for(&s, id, 60, mid_game);
     let port = s.port();

@@ -28,6 +28,20 @@ pub fn reversi_bin() -> PathBuf {
         .expect("no reversi binary: `cargo build --release` first")
 }
 
+/// An address for a server that is killed and started again on it: a free
+/// port below the system's ephemeral ports. On a free ephemeral port a
+/// bridge that keeps trying to connect while the server is down may
+/// connect to itself (Linux allows it), and the port is then taken when
+/// the server starts again (a test once failed so).
+pub fn restartable_addr() -> String {
+    loop {
+        let port = fastrand::u16(20_000..32_000);
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return format!("127.0.0.1:{port}");
+        }
+    }
+}
+
 pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("reversi-server-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -341,7 +355,7 @@ fn bad_requests_get_their_4xx_and_change_nothing() {
 fn a_killed_server_restarts_and_the_game_goes_on() {
     let dir = scratch("kill");
     let db = dir.join("arena.db");
-    let mut s = Server::start(&db, "127.0.0.1:0");
+    let mut s = Server::start(&db, &restartable_addr());
     register(&s, "alpha", "alpha-secret");
     register(&s, "beta", "beta-secret");
     let id = new_game(&s, "alpha", "beta", 2000);
