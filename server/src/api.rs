@@ -482,7 +482,7 @@ pub async fn create_contest(
         games,
         per_pair,
         move_time_ms: limit,
-        // SQLite's integers are signed: the seed keeps its bits.
+        // The databases' integers are signed: the seed keeps its bits.
         seed: c.seed.unwrap_or(1) as i64,
         openings,
         state: "running".into(),

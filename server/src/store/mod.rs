@@ -1,14 +1,14 @@
 //! Storage: SQLite (one file, needing no set-up, the default) or
 //! PostgreSQL (`postgres://...`, which several server processes share),
-//! behind one interface. Every call is one transaction, committed before
-//! the caller answers anyone, so a server killed at any moment loses
-//! nothing it acknowledged. The schema is versioned from the first
+//! behind one interface. Every change is one transaction, committed
+//! before the caller answers anyone, so a server killed at any moment
+//! loses nothing it acknowledged. The schema is versioned from the first
 //! release: each migration runs once, in order, and `schema_version` says
 //! how far a database has come; both databases have the same versions.
 //!
 //! The SQL is written once, in the forms both databases read (`$1`
-//! parameters, `RETURNING`, `ON CONFLICT`), with [`sql::Dialect`] for the
-//! one place they differ: PostgreSQL's row locks.
+//! parameters, `RETURNING`, `CAST`), with [`sql::Dialect`] for the one
+//! place they differ: PostgreSQL's row locks.
 //!
 //! Work that any process may take on (a contest to run, a hosted side of a
 //! game to play) is held for a lease: claimed, renewed while the work goes
