@@ -100,25 +100,28 @@ pub fn seat(app: &Arc<App>, row: &GameRow) {
     if row.ending.is_some() {
         return;
     }
-    for (side, team) in [&row.black, &row.white].into_iter().enumerate() {
-        if !matches!(app.store.command_of(team), Ok(Some(_))) {
-            continue;
-        }
-        let claimed =
+    for side in 0..2 {
+        play_side(app, row, side, || {
+            let until = crate::lease::until();
             app.store
-                .claim_seat(row.id, side, &app.holder, now_ms(), crate::lease::until());
-        if claimed == Ok(true) {
-            take(app, row.id, side);
-        }
+                .claim_seat(row.id, side, &app.holder, now_ms(), until)
+                == Ok(true)
+        });
     }
 }
 
 /// Plays side `side` (0 black, 1 white) of game `id`, whose seat this
 /// process has claimed, on a thread of its own.
 pub fn take(app: &Arc<App>, id: i64, side: usize) {
-    let Ok(Some(row)) = app.store.game(id) else {
-        return;
-    };
+    if let Ok(Some(row)) = app.store.game(id) {
+        play_side(app, &row, side, || true);
+    }
+}
+
+/// Plays side `side` of game `row` on a thread of its own if its team is
+/// a hosted program and `claimed()` says this process holds its seat (asked
+/// only of a hosted side).
+fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() -> bool) {
     let (color, team) = if side == 0 {
         (Color::Black, &row.black)
     } else {
@@ -127,17 +130,24 @@ pub fn take(app: &Arc<App>, id: i64, side: usize) {
     let Ok(Some(command)) = app.store.command_of(team) else {
         return;
     };
+    if !claimed() {
+        return;
+    }
     let seat = Seat {
         app: Arc::clone(app),
-        id,
+        id: row.id,
         color,
     };
-    let name = format!("game-{id}-{}", color.name());
+    let name = format!("game-{}-{}", row.id, color.name());
     if !app
         .seats
-        .spawn((id, side), name, move || play(&seat, &command))
+        .spawn((row.id, side), name, move || play(&seat, &command))
     {
-        eprintln!("reversi-server: game {id}: no thread for {}", color.name());
+        eprintln!(
+            "reversi-server: game {}: no thread for {}",
+            row.id,
+            color.name()
+        );
     }
 }
 

@@ -177,15 +177,6 @@ impl Store {
         }
     }
 
-    /// Which database this is, for messages.
-    #[must_use]
-    pub fn kind(&self) -> &'static str {
-        match self.db {
-            Backend::Sqlite(_) => "SQLite",
-            Backend::Postgres(_) => "PostgreSQL",
-        }
-    }
-
     /// Whether other server processes may share the database (their
     /// changes then reach this one as notices, see [`Store::listen`]).
     #[must_use]
@@ -619,11 +610,6 @@ impl Store {
         })
     }
 
-    /// The games not yet ended.
-    pub fn games_in_progress(&self) -> Result<Vec<i64>, StoreError> {
-        self.read(|q| q.ints("SELECT id FROM games WHERE ending IS NULL ORDER BY id", &[]))
-    }
-
     /// The games in progress whose side to move has let its time run out
     /// by `now_ms` (the sweep's question, asked 20 times a second: only
     /// those games are read). A hosted side to move is judged only by its
@@ -784,17 +770,6 @@ impl Store {
                 seats: lost_seats,
                 contests: lost_contests,
             })
-        })
-    }
-
-    /// Whether `holder` holds contest `id`'s lease.
-    pub fn holds_contest(&self, id: i64, holder: &str) -> Result<bool, StoreError> {
-        self.read(|q| {
-            Ok(q.row(
-                "SELECT id FROM contests WHERE id = $1 AND holder = $2",
-                params![id, holder],
-            )?
-            .is_some())
         })
     }
 }
