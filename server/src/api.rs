@@ -519,21 +519,32 @@ async fn load_contest(app: &Arc<App>, id: i64) -> Result<crate::store::ContestRo
     .await
 }
 
+/// Contest `id` (or a 404), its latest [`crate::SHOWN_GAMES`] games, and
+/// how many games it has made in all.
+pub(crate) async fn load_contest_games(
+    app: &Arc<App>,
+    id: i64,
+) -> Result<(crate::store::ContestRow, Vec<GameRow>, usize), Refusal> {
+    let app = Arc::clone(app);
+    blocking(move || {
+        let contest = app
+            .store
+            .contest(id)?
+            .ok_or_else(|| refuse(StatusCode::NOT_FOUND, format!("no contest {id}")))?;
+        let (games, made) = app.store.contest_games(id, crate::SHOWN_GAMES)?;
+        Ok((contest, games, made))
+    })
+    .await
+}
+
 /// `GET /api/contests/{id}`: the contest, its entrants, standings and games.
 pub async fn show_contest(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, Refusal> {
-    let contest = load_contest(&app, id).await?;
+    let (contest, games, games_played) = load_contest_games(&app, id).await?;
     let worker = Arc::clone(&app);
-    let (entrants, games) = blocking(move || {
-        Ok((
-            worker.store.entrants(id)?,
-            worker.store.contest_games(id, crate::SHOWN_GAMES)?,
-        ))
-    })
-    .await?;
-    let (games, games_played) = games;
+    let entrants = blocking(move || Ok(worker.store.entrants(id)?)).await?;
     let standings: Value = contest
         .standings
         .as_deref()

@@ -197,17 +197,7 @@ pub async fn contest_page(
     State(app): State<Arc<App>>,
     Path(id): Path<i64>,
 ) -> Result<Html<String>, Refusal> {
-    let worker = Arc::clone(&app);
-    let (contest, games) = blocking(move || {
-        Ok((
-            worker.store.contest(id)?,
-            worker.store.contest_games(id, crate::SHOWN_GAMES)?,
-        ))
-    })
-    .await?;
-    let (games, games_played) = games;
-    let contest =
-        contest.ok_or_else(|| Refusal::new(StatusCode::NOT_FOUND, &format!("no contest {id}")))?;
+    let (contest, games, games_played) = crate::api::load_contest_games(&app, id).await?;
     let standings = contest
         .standings
         .as_deref()
