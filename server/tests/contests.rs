@@ -32,6 +32,13 @@ pub fn admin(s: &Server, path: &str, body: &Value) -> (u16, Value) {
     )
 }
 
+/// Creates the contest `body` describes, as the organiser; its id.
+pub fn new_contest(s: &Server, body: &Value) -> i64 {
+    let (status, reply) = admin(s, "/api/contests", body);
+    assert_eq!(status, 201, "{reply}");
+    reply["id"].as_i64().unwrap()
+}
+
 /// Registers a hosted program.
 pub fn hosted(s: &Server, name: &str, command: &str) {
     let (status, reply) = admin(
@@ -127,38 +134,9 @@ pub fn tournament(dir: &Path, players: &[(&str, u32)], flags: &[&str]) -> Value 
 fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does() {
     let dir = scratch("knockout");
     let s = start(dir.join("arena.db"), "127.0.0.1:0");
-    // Five players, one bye: three remote bots, two hosted programs; each
-    // a fixed-depth search, so that the same game is played the same way
-    // under the server and under `reversi tournament`.
-    let players = [("p1", 1), ("p2", 2), ("p3", 3), ("p4", 2), ("p5", 1)];
-    let remote = ["p1", "p3", "p4"];
-    for (name, depth) in players {
-        if remote.contains(&name) {
-            register_remote(&s, name);
-        } else {
-            hosted(&s, name, &bot(depth));
-        }
-    }
-    let openings = std::fs::read_to_string(openings_file()).unwrap();
-    let (status, reply) = admin(
-        &s,
-        "/api/contests",
-        &json!({
-            "name": "Knockout of five",
-            "format": "knockout",
-            "entrants": players.iter().map(|p| p.0).collect::<Vec<_>>(),
-            "seed": 11,
-            "openings": openings,
-        }),
-    );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
-    let bridges: Vec<Child> = players
-        .iter()
-        .filter(|p| remote.contains(&p.0))
-        .map(|&(name, depth)| connect_contest(&s, name, id, &format!("self --depth {depth}")))
-        .collect();
-    let (_, local) = knockout_of_five_finishes(&s, id, bridges, &dir, &players);
+    let remote = [("p1", &s), ("p3", &s), ("p4", &s)];
+    let (id, bridges) = start_knockout_of_five(&s, &s, remote, "Knockout of five");
+    let (_, local) = knockout_of_five_finishes(&s, id, bridges, &dir);
     // The contest's page: the standings, the bracket, a link a game.
     let page = dom(&s, &format!("/contests/{id}"));
     let winner = local[0]["player"].as_str().unwrap();
@@ -171,17 +149,58 @@ fn a_knockout_of_remote_and_hosted_players_comes_out_as_reversi_tournament_does(
     assert_eq!(page.matches("<a href=\"/games/").count(), 4, "{page}");
 }
 
-/// Waits for knockout `id` of `players` (name, depth) on server `s` to
-/// finish and checks it: each remote bot's bridge saw it out, its four
-/// games were played to their ends (nobody lost on time), and its
-/// standings are those of `reversi tournament` for the same players, seed
-/// and openings. The contest and the tournament's standings.
+/// The knockout of five: one bye a round; each a fixed-depth search, so
+/// that the same game is played the same way under the server and under
+/// `reversi tournament`.
+pub const FIVE: [(&str, u32); 5] = [("p1", 1), ("p2", 2), ("p3", 3), ("p4", 2), ("p5", 1)];
+
+/// Starts the knockout of five named `name` (seed 11, the fixture's
+/// openings): p1, p3 and p4 remote bots, each registered with and playing
+/// through its server in `remote`; p2 and p5 hosted programs registered
+/// through `hosts`; the contest created through `creator`. Its id and the
+/// remote bots' bridges.
+pub fn start_knockout_of_five(
+    hosts: &Server,
+    creator: &Server,
+    remote: [(&str, &Server); 3],
+    name: &str,
+) -> (i64, Vec<Child>) {
+    for (player, depth) in FIVE {
+        match remote.iter().find(|r| r.0 == player) {
+            Some((_, s)) => register_remote(s, player),
+            None => hosted(hosts, player, &bot(depth)),
+        }
+    }
+    let id = new_contest(
+        creator,
+        &json!({
+            "name": name,
+            "format": "knockout",
+            "entrants": FIVE.iter().map(|p| p.0).collect::<Vec<_>>(),
+            "seed": 11,
+            "openings": std::fs::read_to_string(openings_file()).unwrap(),
+        }),
+    );
+    let bridges = remote
+        .iter()
+        .map(|(player, s)| {
+            let depth = FIVE.iter().find(|p| p.0 == *player).unwrap().1;
+            connect_contest(s, player, id, &format!("self --depth {depth}"))
+        })
+        .collect();
+    (id, bridges)
+}
+
+/// Waits for knockout of five `id` on server `s` to finish and checks it:
+/// each remote bot's bridge saw it out, its four games were played to their
+/// ends (nobody lost on time), and its standings are those of `reversi
+/// tournament` for the same players, seed and openings. The contest and
+/// the tournament's standings.
 pub fn knockout_of_five_finishes(
     s: &Server,
     id: i64,
     bridges: Vec<Child>,
     dir: &Path,
-    players: &[(&str, u32)],
 ) -> (Value, Value) {
     let c = wait_for(s, id, 120, |c| c["state"] == json!("finished"));
     for bridge in bridges {
@@ -200,7 +219,7 @@ pub fn knockout_of_five_finishes(
         );
         check_finished(&full);
     }
-    let local = tournament(dir, players, &["--format", "knockout", "--seed", "11"]);
+    let local = tournament(dir, &FIVE, &["--format", "knockout", "--seed", "11"]);
     assert_eq!(
         c["standings"], local,
         "the server's standings, then the tournament's"
@@ -216,15 +235,12 @@ fn a_ladder_comes_out_as_reversi_tournament_does() {
     for (name, depth) in players {
         hosted(&s, name, &bot(depth));
     }
-    let (status, reply) = admin(
+    let id = new_contest(
         &s,
-        "/api/contests",
         &json!({ "name": "Ladder", "format": "ladder", "entrants": ["l1", "l2", "l3"],
                  "games": 2, "per_pair": 2, "seed": 4,
                  "openings": std::fs::read_to_string(openings_file()).unwrap() }),
     );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
     let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
     let local = tournament(
         &dir,
@@ -256,15 +272,12 @@ fn an_elo_pool_of_fixed_length_comes_out_as_reversi_tournament_does() {
     for (name, depth) in players {
         hosted(&s, name, &bot(depth));
     }
-    let (status, reply) = admin(
+    let id = new_contest(
         &s,
-        "/api/contests",
         &json!({ "name": "Pool of 12", "format": "elo", "entrants": ["e1", "e2", "e3", "e4"],
                  "games": 12, "seed": 9,
                  "openings": std::fs::read_to_string(openings_file()).unwrap() }),
     );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
     let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
     // The server plays every pair that may meet at once: as many jobs.
     let local = tournament(
@@ -288,15 +301,12 @@ fn an_elo_pool_of_set_length_stops_where_reversi_tournament_does() {
     for (name, depth) in players {
         hosted(&s, name, &bot(depth));
     }
-    let (status, reply) = admin(
+    let id = new_contest(
         &s,
-        "/api/contests",
         &json!({ "name": "Short pool", "format": "elo", "entrants": ["strong", "weak"],
                  "games": 20, "seed": 2,
                  "openings": std::fs::read_to_string(openings_file()).unwrap() }),
     );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
     let c = wait_for(&s, id, 120, |c| c["state"] == json!("finished"));
     let local = tournament(
         &dir,
@@ -323,14 +333,11 @@ fn an_elo_pool_takes_a_new_entrant_first_and_holds_while_paused() {
         hosted(&s, name, &bot(depth));
     }
     // A pool with no end: it plays while pairs may meet, then waits.
-    let (status, reply) = admin(
+    let id = new_contest(
         &s,
-        "/api/contests",
         &json!({ "name": "Pool", "format": "elo", "entrants": ["a", "b"], "games": 0,
                  "openings": std::fs::read_to_string(openings_file()).unwrap() }),
     );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
     let ended = |c: &Value, n: usize| {
         let games = c["games"].as_array().unwrap();
         games.len() >= n && games.iter().all(|g| !g["ending"].is_null())
@@ -504,14 +511,11 @@ pub fn slow_knockout(admin_at: &Server, remote: &Server, name: &str) -> (i64, Ch
         );
     }
     register_remote(remote, "k4");
-    let (status, reply) = admin(
+    let id = new_contest(
         admin_at,
-        "/api/contests",
         &json!({ "name": name, "format": "knockout",
                  "entrants": ["k1", "k2", "k3", "k4"], "move_time_ms": 2000, "seed": 5 }),
     );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
     let bridge = connect_contest(remote, "k4", id, "self --move-time 40 --book off");
     (id, bridge)
 }
@@ -587,14 +591,11 @@ fn a_remote_program_that_fails_loses_its_games_and_the_bridge_sees_the_contest_o
     let s = start(dir.join("arena.db"), "127.0.0.1:0");
     register_remote(&s, "broken");
     hosted(&s, "house", &bot(1));
-    let (status, reply) = admin(
+    let id = new_contest(
         &s,
-        "/api/contests",
         &json!({ "name": "Two", "format": "knockout", "entrants": ["broken", "house"],
                  "move_time_ms": 300 }),
     );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
     // A program that exits at once: each of its games is left to the
     // server's clock, not started again and again.
     let bridge = connect_contest(&s, "broken", id, "false");

@@ -4,12 +4,11 @@
 //! other takes the contest and its hosted programs over and finishes it.
 
 use crate::contests::{
-    admin, bot, check_survived, connect_contest, hosted, knockout_of_five_finishes, mid_game,
-    openings_file, register_remote, slow_knockout, start, wait_for,
+    check_survived, knockout_of_five_finishes, mid_game, slow_knockout, start,
+    start_knockout_of_five, wait_for,
 };
 use crate::remote::{game, scratch, wait_ok};
 use serde_json::{json, Value};
-use std::process::Child;
 
 #[test]
 fn two_servers_on_one_postgres_share_a_knockout() {
@@ -18,40 +17,14 @@ fn two_servers_on_one_postgres_share_a_knockout() {
     let a = start(&db, "127.0.0.1:0");
     let b = start(&db, "127.0.0.1:0");
     // The knockout of five of the contests' tests: three remote bots, one
-    // polling server a and two server b, and two hosted programs.
-    let players = [("p1", 1), ("p2", 2), ("p3", 3), ("p4", 2), ("p5", 1)];
+    // polling server a and two server b, and two hosted programs
+    // registered through a; the contest created through b.
     let remote = [("p1", &a), ("p3", &b), ("p4", &b)];
-    for (name, depth) in players {
-        match remote.iter().find(|r| r.0 == name) {
-            Some((_, s)) => register_remote(s, name),
-            None => hosted(&a, name, &bot(depth)),
-        }
-    }
-    let openings = std::fs::read_to_string(openings_file()).unwrap();
-    let (status, reply) = admin(
-        &b,
-        "/api/contests",
-        &json!({
-            "name": "Knockout on two servers",
-            "format": "knockout",
-            "entrants": players.iter().map(|p| p.0).collect::<Vec<_>>(),
-            "seed": 11,
-            "openings": openings,
-        }),
-    );
-    assert_eq!(status, 201, "{reply}");
-    let id = reply["id"].as_i64().unwrap();
-    let bridges: Vec<Child> = remote
-        .iter()
-        .map(|(name, s)| {
-            let depth = players.iter().find(|p| p.0 == *name).unwrap().1;
-            connect_contest(s, name, id, &format!("self --depth {depth}"))
-        })
-        .collect();
+    let (id, bridges) = start_knockout_of_five(&a, &b, remote, "Knockout on two servers");
     // A move made through one server wakes the bot waiting on the other
     // in time: nobody loses on time, and the games are those of `reversi
     // tournament`.
-    let (c, _) = knockout_of_five_finishes(&a, id, bridges, &dir, &players);
+    let (c, _) = knockout_of_five_finishes(&a, id, bridges, &dir);
     assert_eq!(c, crate::contests::contest(&b, id), "both servers show it");
 }
 
