@@ -330,6 +330,32 @@ const READ_BY_SYM: [u16; 8] = {
     read
 };
 
+/// How many readings each pattern has in the folded evaluation: the
+/// readings are in pattern order, so pattern `p`'s take this many lanes
+/// of [`Indices`] after the earlier patterns' ones.
+const READINGS_PER_PATTERN: [usize; PATTERNS.len()] = {
+    let mut counts = [0; PATTERNS.len()];
+    let mut sym = 0;
+    while sym < 8 {
+        let mut p = 0;
+        while p < PATTERNS.len() {
+            counts[p] += ((READ_BY_SYM[sym] >> p) & 1) as usize;
+            p += 1;
+        }
+        sym += 1;
+    }
+    counts
+};
+
+/// A span of weights that any `u16` index stays inside, so that a table
+/// read through one needs no bounds check.
+const TABLE_SPAN: usize = 1 << 16;
+
+/// The weights from a stage's start that the readings can reach: the last
+/// pattern's table is the farthest one. The folded weights end with this
+/// much past the last stage's start, padded with zeros.
+const STAGE_SPAN: usize = OFFSETS[PATTERNS.len() - 1] + TABLE_SPAN;
+
 /// The folded tables: for each pattern, the weight of a configuration read
 /// once plus the weights of every other reading of the same squares, which
 /// a position always reads together with it. A reading under symmetry
@@ -389,8 +415,9 @@ fn folded() -> &'static Folded {
 fn readings() -> (Vec<Reading>, Vec<u16>, Vec<indices::Lanes>) {
     let (mut readings, mut ternary) = (Vec::new(), Vec::new());
     let mut digits = vec![indices::Lanes::ZERO; 64];
-    for (sym, &read) in READ_BY_SYM.iter().enumerate() {
-        for (p, squares) in PATTERNS.iter().enumerate() {
+    // Pattern by pattern, as [`READINGS_PER_PATTERN`] counts them.
+    for (p, squares) in PATTERNS.iter().enumerate() {
+        for (sym, &read) in READ_BY_SYM.iter().enumerate() {
             if read & (1 << p) == 0 {
                 continue;
             }
@@ -470,9 +497,12 @@ fn fold(tables: &[u8]) -> Vec<i16> {
             }
         }
     }
-    out.into_iter()
+    let mut folded: Vec<i16> = out
+        .into_iter()
         .map(|w| w.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)
-        .collect()
+        .collect();
+    folded.resize((STAGES - 1) * STAGE_SIZE + STAGE_SPAN, 0);
+    folded
 }
 
 #[must_use]
@@ -644,7 +674,9 @@ mod tests {
         let raw = tables();
         // A saturated entry is at i16's limits, which no stored weight
         // reaches (their sums would exceed them).
-        folded.len() == raw.len() / 2 && folded.iter().all(|&w| w != i16::MIN && w != i16::MAX)
+        folded.len() == (STAGES - 1) * STAGE_SIZE + STAGE_SPAN
+            && raw.len() / 2 == STAGES * STAGE_SIZE
+            && folded.iter().all(|&w| w != i16::MIN && w != i16::MAX)
     }
 
     #[test]

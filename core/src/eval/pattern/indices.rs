@@ -13,7 +13,9 @@
 //! move and an index is not symmetric in the two colours: the child's view
 //! is the parent's other view with the mover's new discs added.
 
-use super::{folded, stage, with_mobility, STAGE_SIZE};
+use super::{
+    folded, stage, with_mobility, OFFSETS, READINGS_PER_PATTERN, STAGE_SIZE, STAGE_SPAN, TABLE_SPAN,
+};
 use crate::bitboard;
 use crate::board::Board;
 use crate::eval::Score;
@@ -147,18 +149,41 @@ fn digit_sum(digits: &[Lanes], squares: u64) -> Lanes {
 }
 
 /// The evaluation of `board` from its side to move's indices `own`: one
-/// weight a reading in `board`'s stage, then the mobility.
+/// weight a reading in `board`'s stage, then the mobility. Each pattern's
+/// table starts at a constant offset in a span of [`STAGE_SPAN`] weights,
+/// and a `u16` index cannot leave [`TABLE_SPAN`], so once the loop over
+/// the patterns is unrolled no read needs a bounds check: with them, the
+/// search ran 8-9% slower (BENCHMARKS.md).
 fn evaluate_lanes(own: &Lanes, board: &Board, moves: u64) -> Score {
     let folded = folded();
     let base = stage(board.empty_count()) * STAGE_SIZE;
-    let Some(weights) = folded.weights.get(base..base + STAGE_SIZE) else {
+    let Some(span) = folded
+        .weights
+        .get(base..)
+        .and_then(<[i16]>::first_chunk::<STAGE_SPAN>)
+    else {
         return 0; // no weights: a test (`weights_fit`) catches this
     };
     let mut sum = 0i32;
-    for (reading, &index) in folded.readings.iter().zip(&own.0) {
-        sum += i32::from(weights[reading.offset as usize + usize::from(index)]);
+    let mut lane = 0;
+    for (p, &count) in READINGS_PER_PATTERN.iter().enumerate() {
+        sum += pattern_sum(span, OFFSETS[p], &own.0[lane..lane + count]);
+        lane += count;
     }
-    with_mobility(weights, sum, moves, board)
+    with_mobility(&span[..STAGE_SIZE], sum, moves, board)
+}
+
+/// The weights one pattern's readings (`indices`) find in its table at
+/// `offset` of a stage's `span`.
+#[inline(always)]
+fn pattern_sum(span: &[i16; STAGE_SPAN], offset: usize, indices: &[u16]) -> i32 {
+    let Some(table) = span[offset..].first_chunk::<TABLE_SPAN>() else {
+        return 0; // every pattern's table fits (`STAGE_SPAN` is the last one's end)
+    };
+    indices
+        .iter()
+        .map(|&index| i32::from(table[usize::from(index)]))
+        .sum()
 }
 
 #[cfg(test)]
