@@ -97,12 +97,10 @@ fn huge_pages(words: &[u64]) {
 )))]
 fn huge_pages(_words: &[u64]) {}
 
-/// `len` zeroed words for the table, served lazily by the allocator (see
-/// the module doc), in huge pages where the kernel gives them.
 /// `len` zeroed words from the allocator's zeroed pages (mapped lazily, so
-/// a large table costs nothing until it is used), or `None` where that much
-/// memory cannot be had (a capped address space): the caller asks for
-/// less instead of aborting.
+/// a large table costs nothing until it is used), in huge pages where the
+/// kernel gives them, or `None` where that much memory cannot be had (a
+/// capped address space): the caller asks for less instead of aborting.
 fn fresh_words(len: usize) -> Option<Vec<u64>> {
     let layout = std::alloc::Layout::array::<u64>(len).ok()?;
     if layout.size() == 0 {
