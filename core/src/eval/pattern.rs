@@ -352,9 +352,12 @@ const READINGS_PER_PATTERN: [usize; PATTERNS.len()] = {
 const TABLE_SPAN: usize = 1 << 16;
 
 /// The weights from a stage's start that the readings can reach: the last
-/// pattern's table is the farthest one. The folded weights end with this
-/// much past the last stage's start, padded with zeros.
+/// pattern's table is the farthest one.
 const STAGE_SPAN: usize = OFFSETS[PATTERNS.len() - 1] + TABLE_SPAN;
+
+/// The folded weights' length: every stage, then zeros up to a whole
+/// [`STAGE_SPAN`] past the last stage's start.
+const FOLDED_LEN: usize = (STAGES - 1) * STAGE_SIZE + STAGE_SPAN;
 
 /// The folded tables: for each pattern, the weight of a configuration read
 /// once plus the weights of every other reading of the same squares, which
@@ -501,7 +504,7 @@ fn fold(tables: &[u8]) -> Vec<i16> {
         .into_iter()
         .map(|w| w.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16)
         .collect();
-    folded.resize((STAGES - 1) * STAGE_SIZE + STAGE_SPAN, 0);
+    folded.resize(FOLDED_LEN, 0);
     folded
 }
 
@@ -674,7 +677,7 @@ mod tests {
         let raw = tables();
         // A saturated entry is at i16's limits, which no stored weight
         // reaches (their sums would exceed them).
-        folded.len() == (STAGES - 1) * STAGE_SIZE + STAGE_SPAN
+        folded.len() == FOLDED_LEN
             && raw.len() / 2 == STAGES * STAGE_SIZE
             && folded.iter().all(|&w| w != i16::MIN && w != i16::MAX)
     }
