@@ -1,6 +1,15 @@
 //! The root: iterative deepening under [`Limits`], the hand-over to the
 //! exact solver when the end is in reach (timed by the solver's measured
 //! speed under a clock), and the preparation of a cold solve.
+//!
+//! Under a clock the iterations go on until the hard stop: each reply has
+//! its own second and time left over is lost, so a new iteration starts
+//! whenever the last one ends before the stop, as Edax's do. One cut off
+//! is not wasted: its finished root moves count (`root_iteration`), and
+//! its table entries serve the next reply. Against the rule before (start
+//! one only when a quarter of its expected time fitted), self-play at
+//! 100 ms gained 25 Elo over 400 games (BENCHMARKS.md, "Strength III: the
+//! whole second").
 
 use super::endgame;
 use super::midgame::{pvs, INFINITY};
@@ -35,23 +44,6 @@ pub const DEPTH_BEFORE_SOLVE: u32 = 4;
 /// first: should the solve prove a loss or be cut off, the move played is
 /// the midgame's, and depth 4 is a poor one.
 pub const MIDGAME_SHARE_BEFORE_SOLVE: f64 = 0.1;
-
-/// Under a clock, the next iteration starts only when this share of its
-/// expected time fits before the hard stop. Less than all of it: an
-/// iteration cut off still counts its finished root moves, the first of
-/// which is the last iteration's best. Against the old rule (no new
-/// iteration after 40% of the budget), 0.6 lost at 100 ms a move (40.0% of
-/// 100 games) and 0.25 was even there and at 1 s (BENCHMARKS.md, "Using
-/// the second").
-pub const NEXT_ITERATION_SHARE: f64 = 0.25;
-
-/// An iteration is expected to take the last one's time times the growth
-/// of the last two (the geometric mean of the last two ratios, which evens
-/// out a ply that happens to be cheap), kept within this range; before
-/// three iterations are timed, the guess. In `reversi bench --depth 8..11`
-/// each ply added 2.7-2.8 times the time of the one before.
-pub const ITERATION_GROWTH: (f64, f64) = (1.5, 6.0);
-pub const ITERATION_GROWTH_GUESS: f64 = 3.0;
 
 /// Expected nodes of a solve of `kind` with `empties` empty squares. Fitted to `reversi bench --endgame-curve`
 /// (BENCHMARKS.md): at 20 empties the mean exact solve took 11.6 M nodes
@@ -171,21 +163,6 @@ impl SearchResult {
     pub fn confidence(&self) -> Option<u32> {
         self.selectivity.map(probcut::confidence)
     }
-}
-
-/// The expected time of the next iteration, from when the finished ones
-/// ended (starting with the search's start); see [`ITERATION_GROWTH`].
-fn next_iteration(finished_at: &[Duration]) -> Duration {
-    let n = finished_at.len();
-    let took = |i: usize| (finished_at[i] - finished_at[i - 1]).as_secs_f64();
-    let last = took(n - 1);
-    let growth = if n >= 4 && took(n - 3) > 0.0 {
-        (last / took(n - 3)).sqrt()
-    } else {
-        ITERATION_GROWTH_GUESS
-    };
-    let (low, high) = ITERATION_GROWTH;
-    Duration::from_secs_f64(last * growth.clamp(low, high))
 }
 
 /// A selective search deepens this many plies an iteration, as Edax's
@@ -324,8 +301,6 @@ impl Searcher {
             Stop::Depth(depth) => depth.max(1),
             Stop::Clock | Stop::Nodes(_) => 64,
         };
-        // When each finished iteration ended, for the growth estimate.
-        let mut finished_at: Vec<Duration> = vec![Duration::ZERO];
         // ProbCut's margins are the trained evaluation's measured errors.
         let probcut_t = limits.probcut_t.filter(|_| self.eval == Evaluator::Pattern);
         let schedule = iterations(empties, max_depth, probcut_t);
@@ -376,13 +351,6 @@ impl Searcher {
                     break;
                 }
                 levels_done += 1;
-            }
-            finished_at.push(limits.deadline.elapsed());
-            if !limits
-                .deadline
-                .fits(next_iteration(&finished_at).mul_f64(NEXT_ITERATION_SHARE))
-            {
-                break;
             }
         }
         if clocked && limits.solver && !solved && levels > 0 && levels_done == levels {
@@ -480,6 +448,9 @@ impl Searcher {
     /// or `None` if the iteration was stopped before its first move was
     /// searched. A stopped iteration still returns the best of the moves it
     /// finished: they were searched deeper than the last iteration's best.
+    /// So does a move whose null-window probe beat that best when the clock
+    /// stops its search with the full window: its score is then the
+    /// probe's, a lower bound.
     fn root_iteration(
         &mut self,
         board: &Board,
@@ -497,7 +468,15 @@ impl Searcher {
             } else {
                 let probe = -pvs(self, &child, -alpha - 1, -alpha, depth - 1);
                 if probe > alpha && !self.stopped {
-                    -pvs(self, &child, -beta, -alpha, depth - 1)
+                    let exact = -pvs(self, &child, -beta, -alpha, depth - 1);
+                    if self.stopped {
+                        // Cut off before its score is known, the move has
+                        // still beaten the best so far at this depth.
+                        root[i].1 = probe;
+                        best = Some((sq, probe));
+                        break;
+                    }
+                    exact
                 } else {
                     probe
                 }
