@@ -11,12 +11,36 @@ use rusqlite::Connection;
 use std::os::fd::AsRawFd;
 use std::path::Path;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 pub struct Db {
     conn: Mutex<Connection>,
     /// Held for the process's life: the lock that keeps a second server
     /// off the file (released by the system however the process ends).
     _lock: std::fs::File,
+}
+
+/// How long a starting server waits for the file's lock. A server killed
+/// a moment ago may have left a program of its own between its fork and
+/// its exec, which holds the lock until it execs: a restart at once (a
+/// supervisor's, or a test's) met it on the loaded 2-core machine.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+
+/// Takes the lock that keeps a second server off the file, waiting
+/// [`LOCK_WAIT`] at most; false if another process holds it still.
+fn take_lock(file: &std::fs::File) -> bool {
+    let until = Instant::now() + LOCK_WAIT;
+    loop {
+        // SQLite's own locks are fcntl's, which this does not touch.
+        // SAFETY: flock on a descriptor the caller owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 impl Db {
@@ -26,9 +50,7 @@ impl Db {
         let place = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
         let conn = Connection::open(path).map_err(|e| place(&e))?;
         let lock = std::fs::File::open(path).map_err(|e| place(&e))?;
-        // SQLite's own locks are fcntl's, which this does not touch.
-        // SAFETY: flock on a descriptor this function owns.
-        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        if !take_lock(&lock) {
             return Err(place(
                 &"another reversi-server has it open (SQLite serves one server; \
                   several share a database with --db postgres://...)",
