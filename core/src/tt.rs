@@ -407,4 +407,22 @@ mod tests {
         t.store(&b, 250, Bound::Exact, 9, 4);
         assert_eq!(t.probe(&b).map(|e| (e.score, e.depth)), Some((250, 9)));
     }
+
+    #[test]
+    fn a_shallower_result_of_the_same_search_leaves_the_deeper_one() {
+        let mut t = Table::new(1);
+        let b = Board::start();
+        let found = |t: &Table| t.probe(&b).map(|e| (e.score, e.bound, e.depth, e.best));
+        t.store(&b, 300, Bound::Lower, 12, 19);
+        // A shallow search of the same position (ProbCut's) stores less.
+        t.store(&b, -50, Bound::Upper, 4, 26);
+        assert_eq!(found(&t), Some((300, Bound::Lower, 12, 19)));
+        // As deep or deeper replaces it.
+        t.store(&b, 280, Bound::Exact, 12, 37);
+        assert_eq!(found(&t), Some((280, Bound::Exact, 12, 37)));
+        // The next search's results replace the last one's at any depth.
+        t.next_age();
+        t.store(&b, 10, Bound::Upper, 2, 44);
+        assert_eq!(found(&t), Some((10, Bound::Upper, 2, 44)));
+    }
 }
