@@ -224,7 +224,7 @@ impl Table {
                     2 => Bound::Lower,
                     _ => Bound::Upper,
                 },
-                depth: (data >> 24) as u8,
+                depth: stored_depth(data),
                 best: (data >> 32) as u8,
             });
         }
@@ -243,8 +243,7 @@ impl Table {
             let slot = &self.words[3 * i..3 * i + 3];
             if slot[0] == board.player && slot[1] == board.opponent {
                 let kept = slot[2];
-                let kept_depth = ((kept >> 24) & 0xff) as u8;
-                if kept != 0 && (kept >> 40) as u8 == self.age && kept_depth > depth {
+                if kept != 0 && stored_age(kept) == self.age && stored_depth(kept) > depth {
                     // This search already knows more of the position:
                     // ProbCut's shallow searches visit the very positions
                     // the deep ones stored, and overwriting those cost
@@ -265,12 +264,8 @@ impl Table {
                 if data == 0 {
                     return -1;
                 }
-                let age_bonus = if (data >> 40) as u8 == self.age {
-                    256
-                } else {
-                    0
-                };
-                age_bonus + ((data >> 24) & 0xff) as i32
+                let age_bonus = if stored_age(data) == self.age { 256 } else { 0 };
+                age_bonus + i32::from(stored_depth(data))
             };
             let (a, b) = (self.words[3 * base + 2], self.words[3 * base + 5]);
             target = if value(b) < value(a) { base + 1 } else { base };
@@ -353,6 +348,18 @@ impl Table {
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
+}
+
+/// The depth field of a slot's packed word (see [`Table::store`]).
+#[inline]
+fn stored_depth(data: u64) -> u8 {
+    (data >> 24) as u8
+}
+
+/// The age field of a slot's packed word: the search that stored it.
+#[inline]
+fn stored_age(data: u64) -> u8 {
+    (data >> 40) as u8
 }
 
 #[cfg(test)]
