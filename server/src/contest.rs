@@ -171,22 +171,25 @@ impl Arena for Games<'_> {
         let mut ids = Vec::with_capacity(games.len());
         for (k, spec) in games.iter().enumerate() {
             let seq = first + k as i64;
-            if !self.made(seq) {
-                self.while_paused();
-            }
             let teams = self.teams.borrow();
             let opening = opening_moves(&spec.opening.moves).unwrap_or_default();
-            let id = patiently("a contest's game", || {
-                self.app.store.make_contest_game(
-                    self.contest.id,
-                    seq,
-                    &teams[spec.black],
-                    &teams[spec.white],
-                    self.contest.move_time_ms,
-                    &opening,
-                    now_ms(),
-                )
-            });
+            let id = loop {
+                let made = patiently("a contest's game", || {
+                    self.app.store.make_contest_game(
+                        self.contest.id,
+                        seq,
+                        &teams[spec.black],
+                        &teams[spec.white],
+                        self.contest.move_time_ms,
+                        &opening,
+                        now_ms(),
+                    )
+                });
+                match made {
+                    Some(id) => break id,
+                    None => self.while_paused(),
+                }
+            };
             if let Some(row) = patiently("a game", || self.app.store.game(id)) {
                 hosted::seat(self.app, &row);
             }

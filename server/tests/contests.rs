@@ -366,11 +366,26 @@ fn an_elo_pool_takes_a_new_entrant_first_and_holds_while_paused() {
         admin(&s, &format!("/api/contests/{id}/resume"), &json!({})).0,
         200
     );
-    let c = wait_for(&s, id, 60, |c| c["games"].as_array().unwrap().len() > count);
-    let first_new = &c["games"][count];
+    // A match is two games, colours swapped. When the pause came between
+    // them, the match's second game is played first; the next match is
+    // the new entrant's.
+    let first_match = count + count % 2;
+    let c = wait_for(&s, id, 60, |c| {
+        c["games"].as_array().unwrap().len() > first_match
+    });
+    if count % 2 == 1 {
+        let (first, second) = (&c["games"][count - 1], &c["games"][count]);
+        assert_eq!(
+            (&first["black"], &first["white"]),
+            (&second["white"], &second["black"]),
+            "the interrupted match ends first: {c}"
+        );
+    }
+    let first_new = &c["games"][first_match];
     assert!(
         first_new["black"] == json!("c") || first_new["white"] == json!("c"),
-        "the new entrant plays first: {c}"
+        "the new entrant plays first (game {}): {c}",
+        first_match + 1
     );
     let c = wait_for(&s, id, 60, |c| {
         c["standings"].as_array().unwrap().len() == 3

@@ -98,14 +98,27 @@ mod store {
         let opening = [Some("f5".to_string()), Some("d6".to_string())];
         let g = store
             .make_contest_game(c, 0, "a", "b", 500, &opening, 1)
+            .unwrap()
             .unwrap();
         // Asked again (a contest run again after a restart): the same game.
         assert_eq!(
             store
                 .make_contest_game(c, 0, "b", "a", 500, &[], 2)
                 .unwrap(),
-            g
+            Some(g)
         );
+        // Paused: a game made before is found, a new one is not made.
+        assert!(store.set_contest_state(c, "paused").unwrap());
+        assert_eq!(
+            store.make_contest_game(c, 0, "a", "b", 500, &[], 2),
+            Ok(Some(g))
+        );
+        assert_eq!(
+            store.make_contest_game(c, 1, "a", "b", 500, &[], 2),
+            Ok(None)
+        );
+        assert_eq!(store.contest_game(c, 1), Ok(None));
+        assert!(store.set_contest_state(c, "running").unwrap());
         let row = store.game(g).unwrap().unwrap();
         assert_eq!((row.black.as_str(), row.opening_plies), ("a", 2));
         assert_eq!(row.moves, opening.to_vec());
@@ -123,6 +136,7 @@ mod store {
             .map(|seq| {
                 store
                     .make_contest_game(c, seq, "a", "b", 500, &[], 3)
+                    .unwrap()
                     .unwrap()
             })
             .collect();

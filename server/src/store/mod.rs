@@ -550,7 +550,9 @@ impl Store {
 
     /// Makes game number `seq` of contest `id` (or finds it made), its
     /// `opening` moves (passes `None`) stored as its first moves; returns
-    /// the game.
+    /// the game, or `None` while the contest is paused and the game is not
+    /// made (the state is read under the contest's row lock, so no game
+    /// starts after a pause has been acknowledged).
     #[allow(clippy::too_many_arguments)]
     pub fn make_contest_game(
         &self,
@@ -561,7 +563,7 @@ impl Store {
         move_time_ms: i64,
         opening: &[Option<String>],
         now_ms: i64,
-    ) -> Result<i64, StoreError> {
+    ) -> Result<Option<i64>, StoreError> {
         let find = |q: &mut dyn Sql| {
             q.int(
                 "SELECT id FROM games WHERE contest = $1 AND seq = $2",
@@ -570,7 +572,20 @@ impl Store {
         };
         let made = self.tx(|q| {
             if let Some(game) = find(q)? {
-                return Ok(game);
+                return Ok(Some(game));
+            }
+            let state = q
+                .row(
+                    &format!(
+                        "SELECT state FROM contests WHERE id = $1{}",
+                        q.dialect().lock_rows()
+                    ),
+                    params![id],
+                )?
+                .map(|r| r.text(0))
+                .transpose()?;
+            if state.as_deref() == Some("paused") {
+                return Ok(None);
             }
             let game = q
                 .int(
@@ -588,12 +603,13 @@ impl Store {
             }
             add_seats(q, game, black, white)?;
             q.notify("c")?;
-            Ok(game)
+            Ok(Some(game))
         });
         match made {
             // Another process made it first.
             Err(StoreError::Exists) => self
                 .tx(find)?
+                .map(Some)
                 .ok_or_else(|| StoreError::Other(format!("contest {id}: game {seq} is lost"))),
             other => other,
         }
