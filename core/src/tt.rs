@@ -225,17 +225,18 @@ impl Table {
                     _ => Bound::Upper,
                 },
                 depth: stored_depth(data),
-                best: (data >> 32) as u8,
+                best: stored_best(data),
             });
         }
         None
     }
 
     /// Stores a result. A bucket holds two slots; the same position is
-    /// updated in place unless this search stored it deeper already, else
+    /// updated in place unless this search stored it deeper already (a
+    /// result with no best move, [`NO_MOVE`], keeps the move stored), else
     /// the slot that is older or shallower is replaced.
     #[inline]
-    pub fn store(&mut self, board: &Board, score: i32, bound: Bound, depth: u8, best: u8) {
+    pub fn store(&mut self, board: &Board, score: i32, bound: Bound, depth: u8, mut best: u8) {
         let base = self.bucket(board);
         let mut target = base;
         let mut found = false;
@@ -254,6 +255,9 @@ impl Table {
                 }
                 target = i;
                 found = true;
+                if best == NO_MOVE {
+                    best = stored_best(kept);
+                }
                 break;
             }
         }
@@ -356,6 +360,12 @@ fn stored_depth(data: u64) -> u8 {
     (data >> 24) as u8
 }
 
+/// The best-move field of a slot's packed word.
+#[inline]
+fn stored_best(data: u64) -> u8 {
+    (data >> 32) as u8
+}
+
 /// The age field of a slot's packed word: the search that stored it.
 #[inline]
 fn stored_age(data: u64) -> u8 {
@@ -431,5 +441,23 @@ mod tests {
         t.next_age();
         t.store(&b, 10, Bound::Upper, 2, 44);
         assert_eq!(found(&t), Some((10, Bound::Upper, 2, 44)));
+    }
+
+    #[test]
+    fn a_result_with_no_best_move_keeps_the_stored_one() {
+        let mut t = Table::new(1);
+        let b = Board::start();
+        let found = |t: &Table| t.probe(&b).map(|e| (e.score, e.bound, e.depth, e.best));
+        t.store(&b, 120, Bound::Exact, 6, 19);
+        t.next_age();
+        t.store(&b, -40, Bound::Upper, 8, NO_MOVE);
+        assert_eq!(found(&t), Some((-40, Bound::Upper, 8, 19)));
+        // A move, when there is one, replaces it.
+        t.store(&b, 60, Bound::Lower, 8, 37);
+        assert_eq!(found(&t), Some((60, Bound::Lower, 8, 37)));
+        // A new position with no best move names none.
+        let other = b.play_index(19);
+        t.store(&other, 0, Bound::Upper, 3, NO_MOVE);
+        assert_eq!(t.probe(&other).map(|e| e.best), Some(NO_MOVE));
     }
 }
