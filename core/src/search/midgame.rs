@@ -191,7 +191,7 @@ fn node(
     let depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
     // A node that failed low has no best move, only the move whose bound
     // came out highest; the table keeps the move an earlier search found
-    // instead (8% fewer nodes at depth 18 on the Logistello positions,
+    // instead (7.5% fewer nodes at depth 18 on the Logistello positions,
     // 19% at depth 26 on the 36-empty position: BENCHMARKS.md, "Strength
     // III: a failed-low node keeps its best move").
     let best_move = if bound == Bound::Upper {
