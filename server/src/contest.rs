@@ -174,6 +174,9 @@ impl Arena for Games<'_> {
             let teams = self.teams.borrow();
             let opening = opening_moves(&spec.opening.moves).unwrap_or_default();
             let id = loop {
+                // As before each new game: a run whose lease another
+                // process took makes no more.
+                self.check_lease();
                 let made = patiently("a contest's game", || {
                     self.app.store.make_contest_game(
                         self.contest.id,
