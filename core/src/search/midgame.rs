@@ -309,6 +309,9 @@ fn order(
         .map(|sq| {
             let index = sq.index();
             let child = board.play_index(index);
+            if depth >= ETC_DEPTH {
+                s.tt.prefetch(&child);
+            }
             let replies = child.moves();
             let key = if index as u8 == tt_move {
                 INFINITY
