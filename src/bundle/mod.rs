@@ -64,6 +64,7 @@ const SOURCES: &[(&str, &str)] = &[
     core_source!("search/mod"),
     core_source!("search/endgame"),
     core_source!("search/midgame"),
+    core_source!("search/midgame/path"),
     core_source!("search/probcut"),
     core_source!("search/root"),
     core_source!("search/searcher"),

@@ -45,7 +45,7 @@ impl Evaluator {
     /// [`Evaluator::evaluate`] from the position's pattern indices, kept
     /// up to date by the search, when the side to move's legal moves
     /// (`moves`) are known already (the hand evaluation reads neither).
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn evaluate_indexed(self, board: &Board, indices: &pattern::Indices, moves: u64) -> Score {
         match self {
@@ -57,7 +57,7 @@ impl Evaluator {
     /// The evaluation of `child`, the position after square `index` in
     /// `board` (whose indices are `indices`), with `child`'s side to move's
     /// moves `replies`.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn evaluate_after(
         self,

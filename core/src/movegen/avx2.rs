@@ -15,8 +15,12 @@ use std::arch::x86_64::{
 
 /// The squares where `player` may move.
 ///
+/// Inlined where the caller is compiled for AVX2 too (the midgame's fast
+/// path), called elsewhere.
+///
 /// # Safety
 /// The processor must have AVX2.
+#[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn legal_moves(player: u64, opponent: u64) -> u64 {
     let empty = !(player | opponent);

@@ -10,6 +10,9 @@ use crate::eval::pattern::Indices;
 use crate::eval::{Score, DISC};
 use crate::movelist::MoveList;
 use crate::tt::{Bound, DEPTH_EXACT, NO_MOVE};
+use path::Path;
+
+mod path;
 
 /// Greater than any score.
 pub const INFINITY: Score = 30_000;
@@ -61,7 +64,7 @@ const SQUARE_ORDER: [Score; 64] = [
 /// in a selective search, which goes on with ProbCut down to
 /// [`probcut::SELECTIVE_TO_EXACT`] empties.
 pub(super) fn pvs(s: &mut Searcher, board: &Board, alpha: Score, beta: Score, depth: u32) -> Score {
-    node(
+    path::search(
         s,
         board,
         &Indices::new(board),
@@ -74,8 +77,10 @@ pub(super) fn pvs(s: &mut Searcher, board: &Board, alpha: Score, beta: Score, de
 
 /// [`pvs`] at a node whose pattern indices (`indices`, kept up to date
 /// move by move for the evaluation) and legal moves (`moves`) the caller
-/// has already found: its parent did, to order them.
-fn node(
+/// has already found: its parent did, to order them. Compiled once for
+/// each [`Path`], through which it reaches the other hot functions.
+#[inline(always)]
+fn node<P: Path>(
     s: &mut Searcher,
     board: &Board,
     indices: &Indices,
@@ -94,7 +99,7 @@ fn node(
         }
         // A pass costs no depth: it is forced and the position hardly changes.
         let replies = passed.moves();
-        return -node(s, &passed, &indices.pass(), replies, -beta, -alpha, depth);
+        return -P::node(s, &passed, &indices.pass(), replies, -beta, -alpha, depth);
     }
     if depth == 0 {
         return s.eval.evaluate_indexed(board, indices, moves);
@@ -121,7 +126,7 @@ fn node(
     }
 
     if depth == 1 {
-        return frontier(s, board, indices, moves, beta);
+        return P::frontier(s, board, indices, moves, beta);
     }
 
     let mut tt_move = NO_MOVE;
@@ -137,10 +142,10 @@ fn node(
         }
     }
 
-    if let Some(score) = probcut_cut(s, board, indices, moves, alpha, beta, depth) {
+    if let Some(score) = P::probcut_cut(s, board, indices, moves, alpha, beta, depth) {
         return score;
     }
-    let mut list = order(s, board, indices, moves, tt_move, depth);
+    let mut list = P::order(s, board, indices, moves, tt_move, depth);
     if depth >= ETC_DEPTH {
         let children = list.iter().map(|&(index, child, _, _)| (index, child));
         let stored_depth = depth.min(u32::from(DEPTH_EXACT) - 1) as u8;
@@ -157,11 +162,11 @@ fn node(
         let (index, child, replies) = pick_next(&mut list, i);
         let ix = indices.play(board, usize::from(index), &child);
         let score = if i == 0 {
-            -node(s, &child, &ix, replies, -beta, -alpha, depth - 1)
+            -P::node(s, &child, &ix, replies, -beta, -alpha, depth - 1)
         } else {
-            let probe = -node(s, &child, &ix, replies, -alpha - 1, -alpha, depth - 1);
+            let probe = -P::node(s, &child, &ix, replies, -alpha - 1, -alpha, depth - 1);
             if probe > alpha && probe < beta && !s.stopped {
-                -node(s, &child, &ix, replies, -beta, -alpha, depth - 1)
+                -P::node(s, &child, &ix, replies, -beta, -alpha, depth - 1)
             } else {
                 probe
             }
@@ -211,7 +216,14 @@ fn node(
 /// replies (15% fewer nodes, 30% more time); corners first and X-squares
 /// last took 8% fewer nodes and 6% less time (BENCHMARKS.md, "Move
 /// ordering in the midgame").
-fn frontier(s: &mut Searcher, board: &Board, indices: &Indices, moves: u64, beta: Score) -> Score {
+#[inline(always)]
+fn frontier<P: Path>(
+    s: &mut Searcher,
+    board: &Board,
+    indices: &Indices,
+    moves: u64,
+    beta: Score,
+) -> Score {
     let mut best = -INFINITY;
     // Corners first, X-squares last: the cut-off, where there is one,
     // tends to come sooner, and each move tried costs an evaluation.
@@ -230,7 +242,7 @@ fn frontier(s: &mut Searcher, board: &Board, indices: &Indices, moves: u64, beta
             // a pass or the end: the general node knows both (at depth 0
             // the window plays no part)
             let ix = indices.play(board, index, &child);
-            -node(s, &child, &ix, replies, -INFINITY, INFINITY, 0)
+            -P::node(s, &child, &ix, replies, -INFINITY, INFINITY, 0)
         } else {
             if s.poll() {
                 return 0;
@@ -251,7 +263,8 @@ fn frontier(s: &mut Searcher, board: &Board, indices: &Indices, moves: u64, beta
 /// ProbCut at a node of a selective search (`s.selectivity` set): where
 /// a shallow search clears the window by [`probcut::cut`]'s margins,
 /// returns the bound the full search would most likely have failed at.
-fn probcut_cut(
+#[inline(always)]
+fn probcut_cut<P: Path>(
     s: &mut Searcher,
     board: &Board,
     indices: &Indices,
@@ -278,12 +291,12 @@ fn probcut_cut(
     let guess = s.eval.evaluate_indexed(board, indices, moves);
     let result = if high <= 64 * DISC
         && guess >= beta - cut.high_gate
-        && node(s, board, indices, moves, high - 1, high, cut.shallow) >= high
+        && P::node(s, board, indices, moves, high - 1, high, cut.shallow) >= high
     {
         Some(beta)
     } else if low >= -64 * DISC
         && guess < alpha + cut.low_gate
-        && node(s, board, indices, moves, low, low + 1, cut.shallow) <= low
+        && P::node(s, board, indices, moves, low, low + 1, cut.shallow) <= low
     {
         Some(alpha)
     } else {
@@ -297,7 +310,8 @@ fn probcut_cut(
 /// higher keys are searched first.
 type Candidate = (u8, Board, u64, Score);
 
-fn order(
+#[inline(always)]
+fn order<P: Path>(
     s: &Searcher,
     board: &Board,
     indices: &Indices,
@@ -389,6 +403,42 @@ mod tests {
             for depth in 1..=6 {
                 let searched = pvs(&mut s, &board, -INFINITY, INFINITY, depth);
                 assert_eq!(searched, plain(&s, &board, depth), "depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn both_paths_search_the_same_tree() {
+        // The fast path is the portable one compiled for more
+        // instructions: the same score from the same number of nodes, with
+        // ProbCut and without, where this processor runs both.
+        #[cfg(target_arch = "x86_64")]
+        if path::fast::available() {
+            let mut rng = fastrand::Rng::with_seed(31);
+            for _ in 0..40 {
+                let empties = 20 + rng.u32(..30);
+                let board = random_position(&mut rng, empties);
+                let (indices, moves) = (Indices::new(&board), board.moves());
+                for selectivity in [None, Some(probcut::MIDGAME_T)] {
+                    let run = |fast: bool| {
+                        let mut s = Searcher::new(1, Evaluator::Pattern);
+                        s.selectivity = selectivity;
+                        let score = if fast {
+                            // SAFETY: the processor has the features (checked above).
+                            unsafe {
+                                path::fast::node(
+                                    &mut s, &board, &indices, moves, -INFINITY, INFINITY, 7,
+                                )
+                            }
+                        } else {
+                            path::Portable::node(
+                                &mut s, &board, &indices, moves, -INFINITY, INFINITY, 7,
+                            )
+                        };
+                        (score, s.nodes)
+                    };
+                    assert_eq!(run(true), run(false));
+                }
             }
         }
     }

@@ -80,7 +80,7 @@ impl Indices {
 
     /// The indices of `child`, the position after the side to move plays
     /// square `index` in `board`.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn play(&self, board: &Board, index: usize, child: &Board) -> Indices {
         let digits = &folded().digits;
@@ -116,7 +116,7 @@ impl Indices {
     /// The evaluation of `child`, the position after square `index` in
     /// `board`, with its side to move's moves `replies`: [`Indices::play`]
     /// then [`Indices::evaluate`], without the view a leaf never needs.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn evaluate_after(
         &self,
@@ -139,7 +139,7 @@ fn flipped(board: &Board, child: &Board) -> u64 {
 }
 
 /// The sum of the digit vectors of `squares`: what discs there add.
-#[inline]
+#[inline(always)]
 fn digit_sum(digits: &[Lanes], squares: u64) -> Lanes {
     let mut sum = Lanes::ZERO;
     for sq in bitboard::squares(squares) {
@@ -153,7 +153,11 @@ fn digit_sum(digits: &[Lanes], squares: u64) -> Lanes {
 /// table starts at a constant offset in a span of [`STAGE_SPAN`] weights,
 /// and a `u16` index cannot leave [`TABLE_SPAN`], so once the loop over
 /// the patterns is unrolled no read needs a bounds check: the checks cost
-/// the midgame search a sixth of its time (BENCHMARKS.md).
+/// the midgame search a sixth of its time (BENCHMARKS.md). Never inlined:
+/// inside the search's AVX2 path the compiler would take each index out
+/// of the vector registers one at a time, which ran the search at 8.9 M
+/// nodes/s against 15.5 M with the indices read from memory.
+#[inline(never)]
 fn evaluate_lanes(own: &Lanes, board: &Board, moves: u64) -> Score {
     let folded = folded();
     let base = stage(board.empty_count()) * STAGE_SIZE;
