@@ -3,19 +3,11 @@
 //! the judge bundle a refereed match against the full binary, the
 //! CodinGame bundle a scripted turn.
 
-use crate::util::{bin, match_counts, run, text};
+use crate::util::{bin, match_counts, run, scratch, text};
 use reversi_core::bitboard::Square;
 use reversi_core::board::Board;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// A fresh folder for this test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
-}
 
 /// Writes the bundle for `protocol` to `dir`, checks its size, builds it
 /// with `rustc` and returns the program's path.
@@ -82,7 +74,6 @@ fn the_judge_bundle_builds_with_rustc_and_plays_the_full_binary_without_a_fault(
     let [wins, draws, losses, forfeits] = match_counts(&report, "A");
     assert_eq!(wins + draws + losses, 2, "{report}");
     assert_eq!(forfeits, 0, "no forfeit: {report}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -107,7 +98,6 @@ fn the_codingame_bundle_builds_and_answers_a_listed_action() {
     assert_eq!(answer.lines().count(), 1, "{answer}");
     let square = Square::parse(answer.trim()).expect("a square");
     assert!(moves.contains(&square), "{answer} not among {moves:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -129,5 +119,4 @@ fn a_bundle_over_the_limit_is_not_written_and_the_excess_is_named() {
     assert!(message.contains("over the limit of 1000"), "{message}");
     assert_eq!(message.lines().count(), 1, "{message}");
     assert!(!source.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }

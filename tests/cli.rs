@@ -1,7 +1,7 @@
 //! The command line's exit codes, as the README documents them: 2 for wrong
 //! usage, 1 for a failed run or bad data; one line on stderr either way.
 
-use crate::util::{run, text};
+use crate::util::{run, scratch, text};
 
 fn exit(args: &[&str]) -> (i32, String) {
     let out = run(args, b"");
@@ -90,8 +90,8 @@ fn help_is_asked_for_in_every_usual_way() {
 
 #[test]
 fn a_missing_file_or_bad_data_exits_1() {
-    let bad = std::env::temp_dir().join(format!("reversi-bad-{}.txt", std::process::id()));
-    std::fs::write(&bad, "not a line of any of these formats\n").unwrap();
+    let dir = scratch("bad");
+    let bad = dir.write("bad.txt", "not a line of any of these formats\n");
     let bad = bad.to_str().unwrap();
     for args in [
         &["tournament", "--players", "/nonexistent/players.txt"][..],
@@ -121,7 +121,6 @@ fn a_missing_file_or_bad_data_exits_1() {
         assert_eq!(code, 1, "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
-    let _ = std::fs::remove_file(bad);
 }
 
 #[test]
@@ -230,8 +229,7 @@ fn every_example_of_the_readme_exit_code_table_exits_as_it_says() {
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let scratch = std::env::temp_dir().join(format!("reversi-exit-table-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    let dir = scratch("exit-table");
     let mut commands = std::collections::BTreeSet::new();
     let mut rows = 0;
     for line in table
@@ -252,7 +250,7 @@ fn every_example_of_the_readme_exit_code_table_exits_as_it_says() {
         let expected: i32 = exit.parse().expect("an exit code");
         let out = std::process::Command::new("bash")
             .args(["-o", "pipefail", "-c", example])
-            .current_dir(&scratch)
+            .current_dir(&dir)
             .env("PATH", &path)
             .stdin(std::process::Stdio::null())
             .output()
@@ -290,5 +288,4 @@ fn every_example_of_the_readme_exit_code_table_exits_as_it_says() {
     ] {
         assert!(commands.contains(command), "no row for {command}");
     }
-    let _ = std::fs::remove_dir_all(&scratch);
 }

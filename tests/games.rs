@@ -3,18 +3,11 @@
 //! lost to Edax, its exact figures checked by `solve`; and the HTML page
 //! in headless Chromium.
 
-use crate::util::{fixture, run, text};
+use crate::util::{fixture, run, scratch, text};
 use reversi::ggf::GgfGame;
 use reversi_core::board::Board;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("reversi-games-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn read_game(path: &Path) -> GgfGame {
     let text = std::fs::read_to_string(path).unwrap();
@@ -137,7 +130,6 @@ fn a_match_ggf_is_read_back_by_replay_show_and_analyze() {
         .moves
         .iter()
         .all(|m| m.eval.parse::<f64>().is_ok()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -168,7 +160,6 @@ fn move_lists_read_with_passes_written_or_left_out() {
         let squares = |g: &GgfGame| g.moves.iter().map(|m| m.square).collect::<Vec<_>>();
         assert_eq!(squares(&read), squares(&game), "{path:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -322,5 +313,4 @@ fn the_page_draws_the_position_chosen_and_the_graph_in_chromium() {
     assert!(analysed_dom.contains("id=\"graph\""));
     assert!(analysed_dom.contains("<polyline id=\"evals\" points=\""));
     assert!(analysed_dom.contains("data-move=\"20\""));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,6 @@
 //! The referee (`reversi match`): real games, and programs that misbehave.
 
-use crate::util::{run, text};
+use crate::util::{run, scratch, text};
 
 /// A fake judge-protocol program in shell: answers OK, and `reply` to every
 /// request for a move.
@@ -55,7 +55,8 @@ fn a_crash_loses() {
 
 #[test]
 fn recorded_games_replay_cleanly() {
-    let dir = std::env::temp_dir().join(format!("reversi-record-{}", std::process::id()));
+    let folder = scratch("record");
+    let dir = folder.join("games");
     let out = play(
         "self --depth 2",
         "self --player greedy --seed 5",
@@ -76,7 +77,6 @@ fn recorded_games_replay_cleanly() {
         );
         assert!(replay.status.success(), "{}", text(&replay.stdout));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The one timing test: a whole game at the judge's real 1-second limit;
@@ -278,16 +278,12 @@ fn a_program_that_cannot_be_started_fails_the_run_naming_it() {
         "{stderr}"
     );
     // Not executable (126), in a tournament.
-    let dir = std::env::temp_dir().join(format!("reversi-unstartable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("bot.sh");
-    std::fs::write(&script, "#!/bin/sh\necho OK\n").unwrap();
-    let players = dir.join("players.txt");
-    std::fs::write(
-        &players,
-        format!("good: self --depth 1\nbroken: {}\n", script.display()),
-    )
-    .unwrap();
+    let dir = scratch("unstartable");
+    let script = dir.write("bot.sh", "#!/bin/sh\necho OK\n");
+    let players = dir.write(
+        "players.txt",
+        &format!("good: self --depth 1\nbroken: {}\n", script.display()),
+    );
     let out = run(&["tournament", "--players", players.to_str().unwrap()], b"");
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -297,17 +293,16 @@ fn a_program_that_cannot_be_started_fails_the_run_naming_it() {
     );
     // A game a program lost by crashing after it had played is no such
     // failure: `a_crash_loses` exits 0.
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn nothing_a_program_started_outlives_the_game() {
-    let pid_file = std::env::temp_dir().join(format!("reversi-fork-{}", std::process::id()));
+    let dir = scratch("fork");
+    let pid_file = dir.join("pid");
     let forking = format!("sleep 30 & echo $! > '{}'; {}", pid_file.display(), bot());
     let out = play("self --depth 1", &forking, &["--games", "1"]);
     assert!(!out.contains(" forfeits:"), "{out}");
     let pid = std::fs::read_to_string(&pid_file).expect("the child's pid");
-    let _ = std::fs::remove_file(&pid_file);
     let proc = std::path::Path::new("/proc").join(pid.trim());
     // Gone, or at most a zombie waiting for init, once the kill sent as
     // the match ended has been delivered (a busy machine may take a few

@@ -3,7 +3,7 @@
 //! wide margin a judge allows), the exit clean; and, for fixed-depth
 //! transcripts, byte for byte what was recorded.
 
-use crate::util::{bin, fixture, run, text};
+use crate::util::{bin, fixture, run, scratch, text};
 use reversi::arena::transcript::{replay, Transcript};
 use std::time::Duration;
 
@@ -151,12 +151,11 @@ fn the_move_time_of_a_replay_reaches_the_bot() {
     // A clocked search (no --depth): told the limit, the bot answers
     // within 400 ms; left to its default second it would take 850 ms and
     // the replay would fail as late.
-    let path = std::env::temp_dir().join(format!("reversi-replay-time-{}.txt", std::process::id()));
-    std::fs::write(
-        &path,
+    let dir = scratch("replay-time");
+    let path = dir.write(
+        "session.txt",
         "# args: --book off\n> START\n> DONE\n< OK\n> BEGIN\n< d 3\n> TURN c 3\n< c 4\n> END\n",
-    )
-    .unwrap();
+    );
     let out = run(
         &["replay", path.to_str().unwrap(), "--move-time", "400"],
         b"",
@@ -164,7 +163,6 @@ fn the_move_time_of_a_replay_reaches_the_bot() {
     let report = text(&out.stdout);
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
     assert!(report.contains(" 0 problem(s)"), "{report}");
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
@@ -191,8 +189,8 @@ fn ntest_ggf_test_games_are_all_read_and_replayed_legally() {
 
 #[test]
 fn a_recorded_match_writes_each_game_as_ggf_that_reads_back_to_the_same_game() {
-    let dir = std::env::temp_dir().join(format!("reversi-ggf-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let folder = scratch("ggf");
+    let dir = folder.join("games");
     let out = run(
         &[
             "match",
@@ -235,5 +233,4 @@ fn a_recorded_match_writes_each_game_as_ggf_that_reads_back_to_the_same_game() {
         };
         assert_eq!(game.tag("RE"), Some(format!("{score:+}").as_str()));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,7 +3,7 @@
 //! verdict or exit code. Now each ends with the exit code the README gives
 //! and, on a failure, one line that names what failed.
 
-use crate::util::{bin, run, text};
+use crate::util::{bin, run, scratch, text};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -68,12 +68,11 @@ fn a_failed_write_to_stdout_is_one_line_and_a_closed_one_ends_quietly() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("stdout"), "{stderr}");
     // A tournament whose reader has gone: the games finish, exit 0.
-    let players = std::env::temp_dir().join(format!("reversi-closed-{}.txt", std::process::id()));
-    std::fs::write(
-        &players,
+    let dir = scratch("closed");
+    let players = dir.write(
+        "players.txt",
         "a: self --player random --seed 1\nb: self --player random --seed 2\nc: self --player greedy --seed 3\n",
-    )
-    .unwrap();
+    );
     let mut child = Command::new(bin())
         .args([
             "tournament",
@@ -90,7 +89,6 @@ fn a_failed_write_to_stdout_is_one_line_and_a_closed_one_ends_quietly() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "");
-    let _ = std::fs::remove_file(&players);
 }
 
 #[test]
@@ -138,8 +136,7 @@ fn an_announced_limit_is_checked_and_a_bad_one_noted() {
 
 #[test]
 fn a_damaged_archive_is_refused_and_nothing_is_written() {
-    let dir = std::env::temp_dir().join(format!("reversi-archive-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch("archive");
     std::fs::create_dir_all(dir.join("wthor")).unwrap();
     // 100 KB of noise named as a WTHOR file.
     let mut rng = fastrand::Rng::with_seed(7);
@@ -169,14 +166,11 @@ fn a_damaged_archive_is_refused_and_nothing_is_written() {
     ));
     assert_eq!(code, 1);
     assert!(stderr.contains(&empty.display().to_string()), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_record_that_cannot_be_written_fails_the_run_naming_it() {
-    let dir = std::env::temp_dir().join(format!("reversi-unwritable-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("unwritable");
     std::os::unix::fs::symlink("/dev/full", dir.join("game-0001-white.txt")).unwrap();
     let random = "self --player random --seed 1";
     let (code, stderr) = {
@@ -226,7 +220,6 @@ fn a_record_that_cannot_be_written_fails_the_run_naming_it() {
         stderr.contains("README.md: exists and is not a folder"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -255,7 +248,8 @@ fn a_program_that_exits_while_its_child_holds_the_pipe_is_reported_as_ended() {
 
 #[test]
 fn what_a_program_started_in_a_session_of_its_own_ends_with_the_game() {
-    let pid_file = std::env::temp_dir().join(format!("reversi-setsid-{}", std::process::id()));
+    let dir = scratch("setsid");
+    let pid_file = dir.join("pid");
     let program = format!(
         "setsid sh -c 'echo $$ > {}; exec sleep 60' & exec {} --depth 1",
         pid_file.display(),
@@ -264,7 +258,6 @@ fn what_a_program_started_in_a_session_of_its_own_ends_with_the_game() {
     let out = run(&["match", "self --depth 1", &program, "--games", "1"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let pid = std::fs::read_to_string(&pid_file).expect("the grandchild's pid");
-    let _ = std::fs::remove_file(&pid_file);
     let stat = std::path::Path::new("/proc").join(pid.trim()).join("stat");
     let ended = |state: &str| state.is_empty() || state.contains(") Z");
     let mut state = String::new();
@@ -313,8 +306,11 @@ fn bio97_reads_bytes_that_are_not_utf8_as_unknown_words() {
 fn a_game_both_sides_fail_is_a_double_forfeit_not_a_win_for_one() {
     // One exits at once, the other never reads: before, the side checked
     // first took the blame and the crashed program won 3 points.
-    let players = std::env::temp_dir().join(format!("reversi-double-{}.txt", std::process::id()));
-    std::fs::write(&players, "quitter: sh -c 'exit 0'\nsleeper: sleep 30\n").unwrap();
+    let dir = scratch("double");
+    let players = dir.write(
+        "players.txt",
+        "quitter: sh -c 'exit 0'\nsleeper: sleep 30\n",
+    );
     let out = run(
         &[
             "tournament",
@@ -338,18 +334,16 @@ fn a_game_both_sides_fail_is_a_double_forfeit_not_a_win_for_one() {
     for row in &rows {
         assert_eq!((row[3], row[5], row[7]), ("-1", "0", "1"), "{report}");
     }
-    let _ = std::fs::remove_file(&players);
 }
 
 #[test]
 fn a_side_never_played_has_no_rating_not_a_zero() {
     // One game a pair: one of the two never plays black.
-    let players = std::env::temp_dir().join(format!("reversi-sides-{}.txt", std::process::id()));
-    std::fs::write(
-        &players,
+    let dir = scratch("sides");
+    let players = dir.write(
+        "players.txt",
         "a: self --player greedy --seed 1\nb: self --player random --seed 2\n",
-    )
-    .unwrap();
+    );
     let out = run(
         &[
             "tournament",
@@ -387,5 +381,4 @@ fn a_side_never_played_has_no_rating_not_a_zero() {
             .any(|r| r[3] == "0.0" && r[4] == "-" && r[2] != "0.0"),
         "{report}"
     );
-    let _ = std::fs::remove_file(&players);
 }

@@ -1,14 +1,8 @@
 //! `reversi tournament` end to end, with built-in players on a few fast
 //! games, including one that crashes and one that is always late.
 
-use crate::util::{run, text};
-use std::path::{Path, PathBuf};
-
-fn players(name: &str, lines: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("reversi-{name}-{}.txt", std::process::id()));
-    std::fs::write(&path, lines).unwrap();
-    path
-}
+use crate::util::{run, scratch, text};
+use std::path::Path;
 
 fn tournament(format: &str, file: &Path, extra: &[&str]) -> String {
     let mut args = vec![
@@ -31,15 +25,23 @@ const SLEEPER: &str = "sleeper: sh -c 'while read l; do case \"$l\" in DONE) ech
 
 #[test]
 fn knockout_with_a_crasher_and_a_late_player() {
-    let file = players(
-        "ko",
+    let dir = scratch("ko");
+    let file = dir.write(
+        "players.txt",
         &format!("bot: self --depth 2\ngreedy: self --player greedy --seed 1\n{CRASHER}\n{SLEEPER}\nrandom: self --player random --seed 2\n"),
     );
-    let dir = std::env::temp_dir().join(format!("reversi-ko-out-{}", std::process::id()));
+    let out_dir = dir.join("out");
     let out = tournament(
         "knockout",
         &file,
-        &["--seed", "3", "--jobs", "2", "--out", dir.to_str().unwrap()],
+        &[
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
     );
     assert!(out.contains("has the bye"), "{out}");
     assert!(out.contains("winner: "), "{out}");
@@ -69,9 +71,9 @@ fn knockout_with_a_crasher_and_a_late_player() {
         assert_eq!(row[10], "1", "{name} restarts:\n{out}");
     }
     for file in ["standings.csv", "standings.json", "bracket.svg"] {
-        assert!(dir.join(file).exists(), "{file}");
+        assert!(out_dir.join(file).exists(), "{file}");
     }
-    let svg = std::fs::read_to_string(dir.join("bracket.svg")).unwrap();
+    let svg = std::fs::read_to_string(out_dir.join("bracket.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("Winner:"));
     // Each pairing played links to its game's page, which is there: one
     // link a game that counted (four pairings over three rounds with five
@@ -83,19 +85,19 @@ fn knockout_with_a_crasher_and_a_late_player() {
         .collect();
     assert_eq!(links.len(), 4, "{svg}");
     for link in &links {
-        let page = std::fs::read_to_string(dir.join(link)).unwrap();
+        let page = std::fs::read_to_string(out_dir.join(link)).unwrap();
         assert!(page.contains("id=\"board\""), "{link}");
     }
-    let csv = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
+    let csv = std::fs::read_to_string(out_dir.join("standings.csv")).unwrap();
     assert_eq!(csv.lines().count(), 6, "{csv}");
-    assert!(std::fs::read_dir(dir.join("games")).unwrap().count() >= 8);
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(std::fs::read_dir(out_dir.join("games")).unwrap().count() >= 8);
 }
 
 #[test]
 fn elo_pool_prints_the_table() {
-    let file = players(
-        "elo",
+    let dir = scratch("elo");
+    let file = dir.write(
+        "players.txt",
         "a: self --depth 1\nb: self --player greedy --seed 3\nc: self --player random --seed 4\n",
     );
     let out = tournament("elo", &file, &["--games", "6", "--jobs", "1"]);
@@ -110,8 +112,9 @@ fn elo_pool_prints_the_table() {
 
 #[test]
 fn ladder_plays_neighbours_and_reorders() {
-    let file = players(
-        "ladder",
+    let dir = scratch("ladder");
+    let file = dir.write(
+        "players.txt",
         &format!("{CRASHER}\nbot: self --depth 2\nrandom: self --player random --seed 5\n"),
     );
     let out = tournament(
@@ -147,8 +150,9 @@ fn tournaments_judge_how_a_program_ends_as_match_does() {
     // that exits 1: each forfeits every game it plays to the end (black's
     // fault is the one reported when both are at fault).
     let bot = format!("'{}' --depth 1", crate::util::bin());
-    let file = players(
-        "endings",
+    let dir = scratch("endings");
+    let file = dir.write(
+        "players.txt",
         &format!("bot: {bot}\nbye: {bot}; echo bye\nexit1: {bot}; exit 1\n"),
     );
     let out = tournament(
@@ -194,8 +198,9 @@ fn standings_files_parse_back_for_any_player_names() {
         .enumerate()
         .map(|(i, n)| format!("{n}: self --player random --seed {i}\n"))
         .collect();
-    let file = players("names", &lines);
-    let dir = std::env::temp_dir().join(format!("reversi-names-{}", std::process::id()));
+    let dir = scratch("names");
+    let file = dir.write("players.txt", &lines);
+    let out_dir = dir.join("out");
     tournament(
         "ladder",
         &file,
@@ -205,10 +210,10 @@ fn standings_files_parse_back_for_any_player_names() {
             "--pair-games",
             "1",
             "--out",
-            dir.to_str().unwrap(),
+            out_dir.to_str().unwrap(),
         ],
     );
-    let json = std::fs::read_to_string(dir.join("standings.json")).unwrap();
+    let json = std::fs::read_to_string(out_dir.join("standings.json")).unwrap();
     let table: serde_json::Value = serde_json::from_str(&json).expect("standings.json parses");
     let mut from_json: Vec<&str> = table
         .as_array()
@@ -217,7 +222,7 @@ fn standings_files_parse_back_for_any_player_names() {
         .map(|row| row["player"].as_str().expect("a name is a string"))
         .collect();
     from_json.sort_unstable();
-    let csv = std::fs::read_to_string(dir.join("standings.csv")).unwrap();
+    let csv = std::fs::read_to_string(out_dir.join("standings.csv")).unwrap();
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let column = reader
         .headers()
@@ -234,6 +239,4 @@ fn standings_files_parse_back_for_any_player_names() {
     expected.sort_unstable();
     assert_eq!(from_json, expected);
     assert_eq!(from_csv, expected);
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&file);
 }

@@ -4,6 +4,48 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
+/// A folder of one test's own files under the system's temporary folder,
+/// emptied when it is made. It is removed when the test passes and kept
+/// when it fails, for a look at what the test left.
+pub struct Scratch(PathBuf);
+
+pub fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("reversi-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    Scratch(dir)
+}
+
+impl Scratch {
+    /// Writes `contents` to the file `name` in the folder; returns its path.
+    pub fn write(&self, name: &str, contents: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("a scratch file");
+        path
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
 /// The binary under test.
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_reversi")

@@ -42,11 +42,37 @@ pub fn restartable_addr() -> String {
     }
 }
 
-pub fn scratch(name: &str) -> PathBuf {
+/// A folder of one test's own files (its database, its bots' logs),
+/// emptied when it is made. It is removed when the test passes and kept
+/// when it fails, for a look at what the test left.
+pub struct Scratch(PathBuf);
+
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("reversi-server-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 pub struct Server {

@@ -16,9 +16,13 @@ mod store {
         [path.display().to_string(), crate::pg::fresh_db()]
     }
 
+    /// Removes a SQLite database with its write-ahead log and its index
+    /// to that log (a PostgreSQL one goes with the test cluster).
     fn forget(db: &str) {
         if !db.starts_with("postgres") {
-            let _ = std::fs::remove_file(db);
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{db}{suffix}"));
+            }
         }
     }
 
