@@ -25,50 +25,30 @@ import statistics
 import subprocess
 import tempfile
 
-DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-
-
-def flips(board, row, col, me):
-    if board[row][col] != "-":
-        return []
-    them = "O" if me == "X" else "X"
-    turned = []
-    for dr, dc in DIRS:
-        r, c, run = row + dr, col + dc, []
-        while 0 <= r < 8 and 0 <= c < 8 and board[r][c] == them:
-            run.append((r, c))
-            r, c = r + dr, c + dc
-        if run and 0 <= r < 8 and 0 <= c < 8 and board[r][c] == me:
-            turned += run
-    return turned
-
-
-def can_move(board, me):
-    return any(flips(board, r, c, me) for r in range(8) for c in range(8))
+from midgame_positions import flips, has_move
 
 
 def position_at(moves, empties):
     """The OBF position (board, side to move) once `empties` squares are
     left, or None if the game ended before."""
-    board = [["-"] * 8 for _ in range(8)]
-    board[3][3] = board[4][4] = "O"
-    board[3][4] = board[4][3] = "X"
+    board = list("-" * 64)
+    board[27] = board[36] = "O"
+    board[28] = board[35] = "X"
     me, left = "X", 60
     squares = [moves[i : i + 2] for i in range(0, len(moves), 2)]
     for square in squares + [None]:
-        if not can_move(board, me):
+        if not has_move(board, me):
             me = "O" if me == "X" else "X"
         if left == empties:
-            return "".join("".join(row) for row in board), me
+            return "".join(board), me
         if square is None:
             return None
-        col, row = ord(square[0]) - ord("a"), int(square[1]) - 1
-        turned = flips(board, row, col, me)
+        sq = (int(square[1]) - 1) * 8 + ord(square[0]) - ord("a")
+        turned = flips(board, me, sq)
         if not turned:
             raise ValueError(f"illegal move {square} in {moves}")
-        board[row][col] = me
-        for r, c in turned:
-            board[r][c] = me
+        for x in turned + [sq]:
+            board[x] = me
         me = "O" if me == "X" else "X"
         left -= 1
     return None
@@ -159,9 +139,11 @@ def main():
         v = by_stage[e]
         change = ""
         if i:
-            d = [b - a for a, b in zip(by_stage[rows[i - 1]], v)]
-            change = (f"{statistics.mean(d):+.2f}; bot dropped {sum(max(0, points(a) - points(b)) for a, b in zip(by_stage[rows[i - 1]], v))}"
-                      f", Edax {sum(max(0, points(b) - points(a)) for a, b in zip(by_stage[rows[i - 1]], v))} points")
+            pairs = list(zip(by_stage[rows[i - 1]], v))
+            moved = statistics.mean(b - a for a, b in pairs)
+            bot = sum(max(0, points(a) - points(b)) for a, b in pairs)
+            edax = sum(max(0, points(b) - points(a)) for a, b in pairs)
+            change = f"{moved:+.2f}; bot dropped {bot}, Edax {edax} points"
         label = "end" if e == 0 else str(e)
         print(f"{label:>7} | {statistics.mean(v):+10.2f} | {sum(points(x) for x in v):>6} of {len(v)} | {change}")
 
