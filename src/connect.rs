@@ -6,9 +6,16 @@
 //!
 //! The server may go away (a restart): every request is tried again for
 //! [`RECONNECT_FOR`], and a move that was stored before the answer was
-//! lost is recognised in the game's moves rather than sent twice.
+//! lost is recognised in the game's moves rather than sent twice. A
+//! server that slows us (429), cannot store (503) or does not take our
+//! move is asked again after a wait that doubles each time ([`Backoff`]).
+//!
+//! The server is trusted with nothing it did not earn: the team's secret
+//! goes to the URL given and nowhere else (a redirect is not followed),
+//! and what the server says is printed with its control characters
+//! escaped, so that it cannot drive the terminal.
 
-use crate::seat::{self, Stop, Table, View};
+use crate::seat::{self, Backoff, Stop, Table, View};
 use reversi_core::board::Color;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -56,6 +63,7 @@ impl Server {
         let config = ureq::Agent::config_builder()
             .timeout_global(Some(Duration::from_secs(WAIT_S + 10)))
             .http_status_as_error(false)
+            .max_redirects(0)
             .build();
         Server {
             agent: config.into(),
@@ -97,17 +105,24 @@ impl Server {
         }
     }
 
-    /// `request`, tried again while the server cannot be reached.
+    /// `request`, tried again while the server cannot be reached, slows
+    /// us down, or cannot store (for [`RECONNECT_FOR`] in all).
     fn patient(&self, path: &str, body: Option<&Value>) -> Result<Value, String> {
         let since = Instant::now();
         let method = if body.is_some() { "POST" } else { "GET" };
+        let mut backoff = Backoff::new();
         loop {
             match self.request(path, body) {
                 Ok(value) => return Ok(value),
                 // Slowed down (several bots behind one address share its
-                // rate): wait, and ask again.
-                Err(Failure::Refused(429, _)) if since.elapsed() < RECONNECT_FOR => {
-                    std::thread::sleep(Duration::from_millis(100 + fastrand::u64(..200)));
+                // rate), or the server could not store: wait, ask again.
+                Err(Failure::Refused(429 | 503, _)) if since.elapsed() < RECONNECT_FOR => {
+                    backoff.wait();
+                }
+                Err(Failure::Refused(code @ 300..=399, _)) => {
+                    return Err(format!(
+                        "{method} {path}: the server redirects ({code}); not followed, so that the secret goes nowhere else: give the URL it names"
+                    ))
                 }
                 Err(Failure::Refused(code, why)) => {
                     return Err(format!(
@@ -117,10 +132,26 @@ impl Server {
                 Err(Failure::Unreachable(why)) if since.elapsed() >= RECONNECT_FOR => {
                     return Err(format!("{method} {path}: {why}"))
                 }
-                Err(Failure::Unreachable(_)) => std::thread::sleep(Duration::from_millis(200)),
+                Err(Failure::Unreachable(_)) => backoff.wait(),
             }
         }
     }
+}
+
+/// `text` with its control characters escaped (`\u{1b}`), as what a
+/// server said is printed: it may not move the cursor, set the terminal's
+/// title or clear the screen.
+#[must_use]
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// One of the server's games, as the team's seat.
@@ -181,8 +212,16 @@ fn play_game(server: &Server, id: i64, command: &str) -> Result<String, String> 
     })
 }
 
-/// Plays what `options` asks; returns one line a game, how each ended.
+/// Plays what `options` asks; returns one line a game, how each ended,
+/// with whatever the server said escaped ([`escape_controls`]).
 pub fn run(options: &Options) -> Result<Vec<String>, String> {
+    match play_all(options) {
+        Ok(lines) => Ok(lines.iter().map(|l| escape_controls(l)).collect()),
+        Err(e) => Err(escape_controls(&e)),
+    }
+}
+
+fn play_all(options: &Options) -> Result<Vec<String>, String> {
     let server = Server::new(options);
     match options.play {
         Play::Game(id) => {

@@ -9,7 +9,7 @@
 //! was the server) is given the position as it stands, which the judge
 //! protocol's `PLACE` lines allow, and plays on from there.
 
-use crate::arena::program::{Program, EXIT_LIMIT, SETUP_LIMIT};
+use crate::arena::program::{Failure, Program, Trust, EXIT_LIMIT, SETUP_LIMIT};
 use crate::arena::referee::setup_lines;
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
@@ -42,6 +42,45 @@ pub trait Table {
     /// look shows what happened.
     fn send(&self, text: &str) -> Result<(), String>;
 }
+
+/// Waits that double from [`Backoff::FIRST`] up to [`Backoff::MOST`], each
+/// drawn between half and the whole of its step, so that many bots told
+/// to wait at once do not all come back at once.
+pub struct Backoff {
+    step: Duration,
+}
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff::new()
+    }
+}
+
+impl Backoff {
+    pub const FIRST: Duration = Duration::from_millis(100);
+    pub const MOST: Duration = Duration::from_secs(5);
+
+    #[must_use]
+    pub fn new() -> Backoff {
+        Backoff { step: Self::FIRST }
+    }
+
+    /// The next wait (and doubles the step).
+    pub fn next_wait(&mut self) -> Duration {
+        let step = self.step;
+        self.step = (self.step * 2).min(Self::MOST);
+        let half = step / 2;
+        half + Duration::from_micros(fastrand::u64(..=half.as_micros() as u64))
+    }
+
+    pub fn wait(&mut self) {
+        std::thread::sleep(self.next_wait());
+    }
+}
+
+/// How long a table may go on not taking a move it says it is waiting
+/// for before the seat gives up on it.
+const UNTAKEN_FOR: Duration = Duration::from_secs(60);
 
 /// How long one look waits.
 const LOOK_FOR: Duration = Duration::from_secs(20);
@@ -107,9 +146,46 @@ impl std::fmt::Display for Stop {
     }
 }
 
-/// Plays the seat's side with the program `command` until the game ends;
-/// returns how it ended.
+/// Plays the seat's side with the program `command`, one's own, until the
+/// game ends; returns how it ended.
 pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
+    sit(table, command, Trust::Own).outcome
+}
+
+/// How a seat's program played: how the game ended for it, and the end of
+/// what it wrote to stderr.
+pub struct Sitting {
+    pub outcome: Result<String, Stop>,
+    pub stderr: String,
+}
+
+/// As [`play`], for a program of `trust`, keeping its stderr.
+pub fn sit(table: &dyn Table, command: &str, trust: Trust) -> Sitting {
+    let mut kept = None;
+    let outcome = play_as(table, command, trust, &mut kept);
+    let stderr = kept.map_or_else(String::new, |k: std::sync::Arc<_>| {
+        k.text(Duration::from_millis(500))
+    });
+    Sitting { outcome, stderr }
+}
+
+/// A program's failure as the reason its side lost, `context` first. A
+/// hosted program's output is not quoted: the reason is published.
+fn failed(trust: Trust, context: &str, failure: &Failure) -> Stop {
+    match failure {
+        Failure::Unasked(_) if trust == Trust::Hosted => Stop::Program(format!(
+            "{context}the program wrote output nobody asked for"
+        )),
+        f => Stop::Program(format!("{context}the program {f}")),
+    }
+}
+
+fn play_as(
+    table: &dyn Table,
+    command: &str,
+    trust: Trust,
+    kept: &mut Option<std::sync::Arc<crate::arena::program::Stderr>>,
+) -> Result<String, Stop> {
     let first = table.look(Duration::ZERO).map_err(Stop::Table)?;
     if let Some(ending) = first.ending {
         return Ok(ending);
@@ -121,17 +197,23 @@ pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
         ))
     })?;
     let limit = first.move_time;
-    let mut program = Program::spawn_with_limit(command, None, Some(limit))
+    let mut program = Program::spawn_as(command, None, Some(limit), trust)
         .map_err(|e| Stop::Program(format!("could not start '{command}': {e}")))?;
+    *kept = Some(program.stderr_kept());
     let mut sent = std::time::Instant::now();
     for line in &setup {
         sent = program
             .send(&line.to_string())
-            .map_err(|f| Stop::Program(format!("the program {f}")))?;
+            .map_err(|f| failed(trust, "", &f))?;
     }
     let (ok, _) = program
         .receive(sent, SETUP_LIMIT)
-        .map_err(|f| Stop::Program(format!("after DONE: the program {f}")))?;
+        .map_err(|f| failed(trust, "after DONE: ", &f))?;
+    if ok != "OK" && trust == Trust::Hosted {
+        return Err(Stop::Program(
+            "after DONE the program did not say OK".into(),
+        ));
+    }
     if ok != "OK" {
         return Err(Stop::Program(format!(
             "after DONE the program said '{ok}', not OK"
@@ -141,8 +223,11 @@ pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
     // start, and it moves first there if its side is to move.
     let start = first.moves.len();
     let mut relayed = start;
-    // Our last move sent, until the table shows it.
+    // Our last move sent, until the table shows it; since when it has been
+    // sent again, and the wait before the next time.
     let mut pending: Option<String> = None;
+    let mut untaken: Option<std::time::Instant> = None;
+    let mut backoff = Backoff::new();
     let ours_at = |ply: usize| (to_move == first.color) == (ply - start).is_multiple_of(2);
     loop {
         let view = table.look(LOOK_FOR).map_err(Stop::Table)?;
@@ -164,11 +249,22 @@ pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
             continue;
         }
         if let Some(own) = pending.take() {
-            // Our move was not stored, and it is our turn: send it again.
+            // Our move was not stored, and it is our turn: send it again,
+            // after a wait that grows while the table goes on not taking it.
+            let since = *untaken.get_or_insert_with(std::time::Instant::now);
+            if since.elapsed() >= UNTAKEN_FOR {
+                return Err(Stop::Table(format!(
+                    "the table did not take the move {own} in {} s of asking",
+                    UNTAKEN_FOR.as_secs()
+                )));
+            }
+            backoff.wait();
             table.send(&own).map_err(Stop::Table)?;
             pending = Some(own);
             continue;
         }
+        untaken = None;
+        backoff = Backoff::new();
         let request = match view.moves.get(relayed) {
             None if relayed == start => Command::Begin,
             None => {
@@ -185,12 +281,12 @@ pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
         relayed = view.moves.len();
         let sent = program
             .send(&request.to_string())
-            .map_err(|f| Stop::Program(format!("the program {f}")))?;
+            .map_err(|f| failed(trust, "", &f))?;
         // The table keeps the clock; ours only stops waiting on a program
         // that has plainly gone.
         let (reply, _) = program
             .receive(sent, limit + Duration::from_secs(5))
-            .map_err(|f| Stop::Program(format!("after {request}: the program {f}")))?;
+            .map_err(|f| failed(trust, &format!("after {request}: "), &f))?;
         let own = table_move(&reply);
         table.send(&own).map_err(Stop::Table)?;
         pending = Some(own);

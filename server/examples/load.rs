@@ -155,6 +155,8 @@ fn main() {
     };
     let mut server = command
         .args(["--addr", "127.0.0.1:0", "--db", &db, "--rate", "0"])
+        // Every bot is this one address, a connection each.
+        .args(["--max-conns-per-client", "0", "--max-conns", "100000"])
         .env("REVERSI_ADMIN_TOKEN", TOKEN)
         .stdout(Stdio::piped())
         .spawn()

@@ -10,6 +10,7 @@
 //! | `GET /api/games/{id}` | anyone | the game: players, moves, board, side to move, legal moves, ending |
 //! | `GET /api/games/{id}/turn?wait=S` | a player | waits up to S s (at most 30) for its turn or the end: the game, with `"your_turn"`; [`crate::MAX_WAITS`] of a team's at once |
 //! | `POST /api/games/{id}/move` `{"move"}` | the side to move | judged and stored, then answered: the game after it |
+//! | `GET /api/games/{id}/log?side=S` | organiser, or side S's team | what a hosted program wrote to stderr in the game |
 //! | `POST /api/teams` `{"name","command"}` | organiser | registers a hosted program (201) |
 //! | `POST /api/contests` `{"name","format","entrants",...}` | organiser | creates a contest and starts it (201, `{"id"}`) |
 //! | `GET /api/contests/{id}` | anyone | the contest: state, entrants, standings, games |
@@ -17,6 +18,8 @@
 //! | `POST /api/contests/{id}/pause`, `.../resume` | organiser | holds or lets go the contest's new games |
 //! | `POST /api/contests/{id}/entrants` `{"team"}` | organiser | a new entrant of an Elo pool |
 
+use crate::auth::Full;
+use crate::conn::Client;
 use crate::game::Position;
 use crate::store::{GameRow, StoreError};
 use crate::{now_ms, App};
@@ -26,8 +29,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest a turn request waits.
 pub const MAX_WAIT_S: u64 = 30;
@@ -95,20 +99,24 @@ pub struct NewTeam {
 
 pub async fn register(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     headers: HeaderMap,
     body: Result<Json<NewTeam>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, Refusal> {
     let Json(team) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
+    // ASCII only: `alpha` and `аlpha` (a Cyrillic а) must not be two teams
+    // a spectator cannot tell apart; the store also refuses a name that
+    // differs from another only in case.
     let name_ok = !team.name.is_empty()
-        && team.name.chars().count() <= MAX_NAME
+        && team.name.len() <= MAX_NAME
         && team
             .name
             .chars()
-            .all(|c| c.is_alphanumeric() || "-_.".contains(c));
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
     if !name_ok {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
-            format!("a team name is 1 to {MAX_NAME} letters, digits, '-', '_' or '.'"),
+            format!("a team name is 1 to {MAX_NAME} ASCII letters, digits, '-', '_' or '.'"),
         ));
     }
     if let Some(command) = team.command {
@@ -123,9 +131,10 @@ pub async fn register(
     }
     let hashing = secret.clone();
     let hashed = app
-        .hashers
-        .run(move || crate::secret::hash(&hashing))
+        .registrations
+        .run(client, move || crate::secret::hash(&hashing))
         .await
+        .map_err(busy)?
         .ok_or_else(|| {
             refuse(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -143,6 +152,21 @@ pub async fn register(
         Ok((StatusCode::CREATED, Json(json!({ "name": team.name }))).into_response())
     })
     .await
+}
+
+/// A full queue of Argon2 work, as a refusal: this client's share is
+/// taken (429), or everyone's (503); either way, try again shortly.
+fn busy(full: Full) -> Refusal {
+    match full {
+        Full::Client => refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "this address has secrets waiting to be checked already: slow down",
+        ),
+        Full::All => refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server has too many secrets to check: try again shortly",
+        ),
+    }
 }
 
 /// A hosted program: the organiser's command line, run as a shell runs it.
@@ -276,8 +300,9 @@ pub async fn show_game(
     Ok(Json(game_json(&row, None)?))
 }
 
-/// The team the headers name, if their secret is its own.
-async fn team_of(app: &Arc<App>, headers: &HeaderMap) -> Result<String, Refusal> {
+/// The team the headers name, if their secret is its own (see
+/// [`crate::auth`] for what a wrong one costs, and whom).
+async fn team_of(app: &Arc<App>, client: IpAddr, headers: &HeaderMap) -> Result<String, Refusal> {
     let header = |name: &str| {
         headers
             .get(name)
@@ -289,25 +314,43 @@ async fn team_of(app: &Arc<App>, headers: &HeaderMap) -> Result<String, Refusal>
     if app.checked.known(&team, &secret) {
         return Ok(team);
     }
+    let wrong = || refuse(StatusCode::UNAUTHORIZED, "wrong team or secret");
+    let now = Instant::now();
+    if let Some(wait) = app.failures.refused(client, &team, now) {
+        return Err(refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("too many wrong secrets from this address: wait {wait} s"),
+        ));
+    }
+    if app.checked.has(&team) {
+        app.failures.record(client, &team, now);
+        return Err(wrong());
+    }
     let worker = Arc::clone(app);
-    app.hashers
-        .run(move || {
-            let stored = worker.store.secret_hash(&team)?;
-            match stored {
-                Some(hash) if crate::secret::matches(&secret, &hash) => {
-                    worker.checked.remember(&team, &secret);
-                    Ok(team)
-                }
-                _ => Err(refuse(StatusCode::UNAUTHORIZED, "wrong team or secret")),
-            }
-        })
+    let name = team.clone();
+    let Some(hash) = blocking(move || Ok(worker.store.secret_hash(&name)?)).await? else {
+        app.failures.record(client, &team, now);
+        return Err(wrong());
+    };
+    let checking = secret.clone();
+    let good = app
+        .checks
+        .run(client, move || crate::secret::matches(&checking, &hash))
         .await
-        .unwrap_or_else(|| {
-            Err(refuse(
+        .map_err(busy)?
+        .ok_or_else(|| {
+            refuse(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "the hashing threads are gone",
-            ))
-        })
+            )
+        })?;
+    if good {
+        app.checked.remember(&team, &secret);
+        Ok(team)
+    } else {
+        app.failures.record(client, &team, Instant::now());
+        Err(wrong())
+    }
 }
 
 fn player_of(row: &GameRow, team: &str) -> Result<(), Refusal> {
@@ -328,11 +371,12 @@ pub struct Wait {
 
 pub async fn turn(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     Path(id): Path<i64>,
     Query(wait): Query<Wait>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
-    let team = team_of(&app, &headers).await?;
+    let team = team_of(&app, client, &headers).await?;
     let _waiting = app.waits.enter(&team).ok_or_else(|| {
         refuse(
             StatusCode::TOO_MANY_REQUESTS,
@@ -367,14 +411,16 @@ pub struct Move {
 
 pub async fn play(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     Path(id): Path<i64>,
     headers: HeaderMap,
     body: Result<Json<Move>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Value>, Refusal> {
-    // Timed from arrival: the body's parsing and the secret's check are
-    // the server's time, not the bot's.
+    // Timed from arrival: the secret's check and the storing are the
+    // server's time, not the bot's, and the sweep waits for them.
     let arrived = now_ms();
-    let team = team_of(&app, &headers).await?;
+    let _handling = app.handling.enter(id);
+    let team = team_of(&app, client, &headers).await?;
     let Json(m) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
     let row = load(&app, id).await?;
     player_of(&row, &team)?;
@@ -388,7 +434,16 @@ pub async fn play(
         return Err(refuse(StatusCode::CONFLICT, "not your turn"));
     }
     let worker = Arc::clone(&app);
-    blocking(move || Ok(worker.submit(&row, &m.text, arrived)?)).await?;
+    blocking(move || match worker.submit(&row, &m.text, arrived, true) {
+        Err(StoreError::Other(why)) => Err(refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server could not store the move ({why}); your clock is stopped: send it again"
+            ),
+        )),
+        other => Ok(other?),
+    })
+    .await?;
     let row = load(&app, id).await?;
     if row.ending.is_some() {
         app.moved.forget(id);
@@ -396,8 +451,86 @@ pub async fn play(
     Ok(Json(game_json(&row, Some(&team))?))
 }
 
+#[derive(Deserialize)]
+pub struct Side {
+    side: String,
+}
+
+/// `GET /api/games/{id}/log?side=black` (the organiser, or the team
+/// playing that side): what a hosted program wrote to stderr in the game.
+pub async fn game_log(
+    State(app): State<Arc<App>>,
+    Client(client): Client,
+    Path(id): Path<i64>,
+    Query(side): Query<Side>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let index = match side.side.as_str() {
+        "black" => 0,
+        "white" => 1,
+        _ => return Err(refuse(StatusCode::BAD_REQUEST, "side is black or white")),
+    };
+    let row = load(&app, id).await?;
+    let team = if index == 0 { &row.black } else { &row.white };
+    if app.check_admin(&headers).is_err() {
+        let asking = team_of(&app, client, &headers).await?;
+        if asking != *team {
+            return Err(refuse(
+                StatusCode::FORBIDDEN,
+                "a game's log is its team's and the organiser's",
+            ));
+        }
+    }
+    let worker = Arc::clone(&app);
+    let log = blocking(move || Ok(worker.store.log(id, index)?)).await?;
+    let log = log.ok_or_else(|| {
+        refuse(
+            StatusCode::NOT_FOUND,
+            format!("no log of {} in game {id}", side.side),
+        )
+    })?;
+    Ok(Json(
+        json!({ "game": id, "side": side.side, "team": team, "log": log }),
+    ))
+}
+
 pub async fn not_found() -> Refusal {
     refuse(StatusCode::NOT_FOUND, "no such page")
+}
+
+/// Gives every refusal the API's form, `{"error": "one line"}`: axum's own
+/// (a path id that is not a number, a bad query, a wrong method) are
+/// plain text.
+pub async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let line = text.lines().next().unwrap_or("").trim();
+    let why = if line.is_empty() {
+        status.canonical_reason().unwrap_or("refused")
+    } else {
+        line
+    };
+    let mut refusal = refuse(status, why).into_response();
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            refusal.headers_mut().insert(name, value.clone());
+        }
+    }
+    refusal
 }
 
 #[derive(Deserialize)]
@@ -425,9 +558,12 @@ pub async fn create_contest(
     app.check_admin(&headers)?;
     let Json(c) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
     let unprocessable = |why: String| refuse(StatusCode::UNPROCESSABLE_ENTITY, why);
-    if c.name.trim().is_empty() || c.name.chars().count() > MAX_CONTEST_NAME {
+    if c.name.trim().is_empty()
+        || c.name.chars().count() > MAX_CONTEST_NAME
+        || c.name.chars().any(char::is_control)
+    {
         return Err(unprocessable(format!(
-            "a contest's name is 1 to {MAX_CONTEST_NAME} characters"
+            "a contest's name is 1 to {MAX_CONTEST_NAME} characters, none of them control characters"
         )));
     }
     if !crate::contest::FORMATS.contains(&c.format.as_str()) {
@@ -456,9 +592,11 @@ pub async fn create_contest(
     }
     let games = c.games.unwrap_or(if c.format == "ladder" { 1 } else { 0 });
     let per_pair = c.per_pair.unwrap_or(2);
-    if !(0..=MAX_GAMES).contains(&games) || !(1..=100).contains(&per_pair) {
+    let fewest_games = i64::from(c.format == "ladder");
+    if !(fewest_games..=MAX_GAMES).contains(&games) || !(1..=100).contains(&per_pair) {
         return Err(unprocessable(format!(
-            "games is 0 to {MAX_GAMES}, per_pair 1 to 100"
+            "games is {fewest_games} to {MAX_GAMES} for a {}, per_pair 1 to 100",
+            c.format
         )));
     }
     let openings = c.openings.unwrap_or_default();
@@ -574,11 +712,12 @@ pub async fn show_contest(
 /// came, `"finished": true` once the contest is over.
 pub async fn next_game(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     Path(id): Path<i64>,
     Query(wait): Query<Wait>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
-    let team = team_of(&app, &headers).await?;
+    let team = team_of(&app, client, &headers).await?;
     let _waiting = app.waits.enter(&team).ok_or_else(|| {
         refuse(
             StatusCode::TOO_MANY_REQUESTS,

@@ -90,8 +90,16 @@ pub enum Verdict {
 
 /// Judges `text` (`d3`, `D3`, `pass`) sent by the side to move of
 /// `position`, `elapsed_ms` after its turn was offered, with
-/// `limit_ms` allowed.
-pub fn judge(position: &Position, text: &str, elapsed_ms: i64, limit_ms: i64) -> Verdict {
+/// `limit_ms` allowed. A text that is no move is quoted in the ending
+/// when `quote` (a remote bot's own words), else only said to be none (a
+/// hosted program's output is kept for its owner, not published).
+pub fn judge(
+    position: &Position,
+    text: &str,
+    elapsed_ms: i64,
+    limit_ms: i64,
+    quote: bool,
+) -> Verdict {
     let mover = position.to_move.name();
     if elapsed_ms > limit_ms {
         return Verdict::Forfeit(format!(
@@ -110,10 +118,15 @@ pub fn judge(position: &Position, text: &str, elapsed_ms: i64, limit_ms: i64) ->
             Some(sq) => {
                 return Verdict::Forfeit(format!("{mover} forfeits: {sq} is not legal"));
             }
-            None => {
-                let shown: String = text.chars().take(20).collect();
+            None if quote => {
+                let shown: String = text
+                    .chars()
+                    .take(20)
+                    .map(|c| if c.is_control() { '?' } else { c })
+                    .collect();
                 return Verdict::Forfeit(format!("{mover} forfeits: '{shown}' is not a move"));
             }
+            None => return Verdict::Forfeit(format!("{mover} forfeits: its reply is not a move")),
         },
     };
     let next = Position {

@@ -7,6 +7,10 @@
 //!
 //! A program that fails (will not start, dies, answers nothing) loses the
 //! game at once, as under our referee: its side forfeits with the reason.
+//! It runs with a clean environment ([`Trust::Hosted`]): the server's
+//! secrets are not its to read; what it writes to stderr is stored as the
+//! game's log, which only the organiser and its own team may read, and
+//! the public ending never quotes it.
 //!
 //! Each hosted side of a game in progress is a seat that one server
 //! process holds for a lease (see [`crate::lease`]): with several
@@ -15,6 +19,7 @@
 
 use crate::store::GameRow;
 use crate::{now_ms, App};
+use reversi::arena::program::Trust;
 use reversi::seat::{self, Stop, Table, View};
 use reversi_core::board::Color;
 use std::sync::Arc;
@@ -86,7 +91,7 @@ impl Table for Seat {
             // Ended (on time, say) while the program thought.
             return Ok(());
         }
-        match self.app.submit(&row, text, arrived) {
+        match self.app.submit(&row, text, arrived, false) {
             Ok(()) | Err(crate::store::StoreError::Stale) => Ok(()),
             Err(e) => Err(e.to_string()),
         }
@@ -152,8 +157,17 @@ fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() 
 }
 
 /// Plays the seat to the end; a program's failure loses its side the game.
+/// What it wrote to stderr is kept for the organiser and its team.
 fn play(seat: &Seat, command: &str) {
-    match seat::play(seat, command) {
+    let sitting = seat::sit(seat, command, Trust::Hosted);
+    if let Err(e) = seat
+        .app
+        .store
+        .add_log(seat.id, seat.color.index(), &sitting.stderr)
+    {
+        eprintln!("reversi-server: game {}: its log: {e}", seat.id);
+    }
+    match sitting.outcome {
         Ok(_) => {}
         Err(Stop::Program(why)) => {
             let Ok(row) = seat.row() else { return };

@@ -13,15 +13,19 @@
 //! | hosted programs, played by the server itself | [`hosted`] |
 //! | work any server process may take on, held for a lease | [`lease`] |
 //! | team secrets, hashed | [`secret`] |
+//! | checking a request's secret, and the price of wrong ones | [`auth`] |
 //! | the HTTP API | [`api`] |
 //! | the web pages: the games, each game's page and GGF | [`pages`] |
 //! | a limit on each client's requests | [`rate`] |
+//! | connections: counted, timed, and whose address a request has | [`conn`] |
 //!
 //! Dependencies point one way: `reversi-core` <- `reversi` (the tools:
 //! GGF, the game page, the tournament rules, the seat) <- this crate;
 //! within it store, game <- hosted <- contest <- lease <- api, pages.
 
 pub mod api;
+pub mod auth;
+pub mod conn;
 pub mod contest;
 pub mod game;
 pub mod hosted;
@@ -75,10 +79,19 @@ pub struct App {
     pub moved: Signals,
     pub rate: rate::Limiter,
     pub waits: Waits,
-    /// Argon2 runs here, two at a time: each takes 19 MB and tens of
-    /// milliseconds, and a burst of first requests (or of wrong secrets)
-    /// would otherwise take memory without bound.
-    pub hashers: secret::Hashers,
+    /// Argon2 runs on these, a few at a time: each takes 19 MB and tens
+    /// of milliseconds (see [`auth`]). Checks of secrets, taken in turn by
+    /// client address; registrations' hashes, on a queue of their own.
+    pub checks: auth::FairQueue,
+    pub registrations: auth::FairQueue,
+    /// Wrong secrets, counted by client and by team.
+    pub failures: auth::Failures,
+    /// The games with a move under the server's own handling (its secret
+    /// checked, its storing): their clocks are not the bot's to lose.
+    pub handling: Handling,
+    /// Games whose last move could not be stored: their side's clock is
+    /// stopped until the store works again (see [`sweep_late_games`]).
+    pub stalled: std::sync::Mutex<std::collections::HashSet<i64>>,
     /// The hosted programs' seats being played, by game and side.
     pub seats: Running<(i64, usize)>,
     /// The contests being run.
@@ -86,9 +99,6 @@ pub struct App {
     /// This process's name as a holder of leases (see [`lease`]).
     pub holder: String,
 }
-
-/// Argon2 computations at once.
-pub const HASHING_AT_ONCE: usize = 2;
 
 /// One signal a game, made when first waited on, for the turn requests;
 /// and a count of every change, which the server's own threads (hosted
@@ -279,9 +289,53 @@ impl Drop for Waiting<'_> {
     }
 }
 
+/// Games with a move request under the server's own handling, and how
+/// many each: the sweep leaves their clocks alone until it is done.
+#[derive(Default)]
+pub struct Handling(std::sync::Mutex<std::collections::HashMap<i64, usize>>);
+
+/// One move request of a game under handling, until it is dropped.
+pub struct Handled<'a> {
+    handling: &'a Handling,
+    game: i64,
+}
+
+impl Handling {
+    /// Counts a move request for game `game` in.
+    pub fn enter(&self, game: i64) -> Handled<'_> {
+        *lock(&self.0).entry(game).or_insert(0) += 1;
+        Handled {
+            handling: self,
+            game,
+        }
+    }
+
+    /// Whether a move request of game `game` is being handled.
+    pub fn busy(&self, game: i64) -> bool {
+        lock(&self.0).contains_key(&game)
+    }
+}
+
+impl Drop for Handled<'_> {
+    fn drop(&mut self) {
+        let mut games = lock(&self.handling.0);
+        if let Some(count) = games.get_mut(&self.game) {
+            *count -= 1;
+            if *count == 0 {
+                games.remove(&self.game);
+            }
+        }
+    }
+}
+
 impl App {
     #[must_use]
-    pub fn new(store: Store, admin_token: Option<String>, rate: rate::Limiter) -> App {
+    pub fn new(
+        store: Store,
+        admin_token: Option<String>,
+        rate: rate::Limiter,
+        auth_limits: auth::Limits,
+    ) -> App {
         App {
             store,
             admin_token,
@@ -289,7 +343,19 @@ impl App {
             moved: Signals::default(),
             rate,
             waits: Waits::default(),
-            hashers: secret::Hashers::new(HASHING_AT_ONCE),
+            checks: auth::FairQueue::new(
+                auth::CHECKING_THREADS,
+                auth::WAITING_PER_CLIENT,
+                auth::WAITING,
+            ),
+            registrations: auth::FairQueue::new(
+                auth::REGISTERING_THREADS,
+                auth::WAITING_PER_CLIENT,
+                auth::WAITING / 4,
+            ),
+            failures: auth::Failures::new(auth_limits),
+            handling: Handling::default(),
+            stalled: std::sync::Mutex::default(),
             seats: Running::default(),
             contests: Running::default(),
             holder: lease::holder_name(),
@@ -300,14 +366,24 @@ impl App {
     /// stores what it does (the move, or the forfeit) and wakes whoever
     /// waits on the game. The caller has checked that the game goes on and
     /// that the sender is its side to move.
-    pub fn submit(&self, row: &GameRow, text: &str, arrived_ms: i64) -> Result<(), StoreError> {
+    /// A text that is no move is quoted in the ending when `quote`.
+    pub fn submit(
+        &self,
+        row: &GameRow,
+        text: &str,
+        arrived_ms: i64,
+        quote: bool,
+    ) -> Result<(), StoreError> {
         let position = game::Position::of(row).map_err(StoreError::Other)?;
-        let verdict = game::judge(
-            &position,
-            text,
-            arrived_ms - row.turn_since_ms,
-            row.move_time_ms,
-        );
+        // A side whose move the store failed to take lost no time since:
+        // its clock stopped with the failure.
+        let stalled = lock(&self.stalled).contains(&row.id);
+        let elapsed = if stalled {
+            0
+        } else {
+            arrived_ms - row.turn_since_ms
+        };
+        let verdict = game::judge(&position, text, elapsed, row.move_time_ms, quote);
         match &verdict {
             game::Verdict::Play { square, ending } => self.store.play(
                 row.id,
@@ -315,12 +391,18 @@ impl App {
                 square.as_deref(),
                 ending.as_deref(),
                 now_ms(),
-            )?,
+            ),
             game::Verdict::Forfeit(ending) => {
                 self.store
-                    .end(row.id, position.ply, position.to_move.name(), ending)?
+                    .end(row.id, position.ply, position.to_move.name(), ending)
             }
         }
+        .inspect_err(|e| {
+            if matches!(e, StoreError::Other(_)) {
+                lock(&self.stalled).insert(row.id);
+            }
+        })?;
+        lock(&self.stalled).remove(&row.id);
         self.moved.raise(row.id);
         Ok(())
     }
@@ -353,9 +435,9 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The routes. Served with the client's address
-/// (`into_make_service_with_connect_info::<SocketAddr>`), which the rate
-/// limit needs.
+/// The routes, served by [`conn::serve`], which gives each request its
+/// client's address (the rate limit and the count of wrong secrets need
+/// it) and the deadline for its body.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(pages::index))
@@ -367,6 +449,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(api::show_game))
         .route("/api/games/{id}/turn", get(api::turn))
         .route("/api/games/{id}/move", post(api::play))
+        .route("/api/games/{id}/log", get(api::game_log))
         .route("/api/contests", post(api::create_contest))
         .route("/api/contests/{id}", get(api::show_contest))
         .route("/api/contests/{id}/next", get(api::next_game))
@@ -374,13 +457,18 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/contests/{id}/resume", post(api::resume_contest))
         .route("/api/contests/{id}/entrants", post(api::add_entrant))
         .fallback(api::not_found)
-        // The length a request declares is checked before its body is read.
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        // Innermost first: the body read whole within the request's
+        // deadline, the rate limit before that, and every refusal (axum's
+        // own included) as the API's JSON.
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(|request, next| {
+            conn::read_body(request, next, MAX_BODY)
+        }))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),
             rate::limit,
         ))
+        .layer(axum::middleware::from_fn(api::json_errors))
         .with_state(app)
 }
 
@@ -401,19 +489,42 @@ pub async fn sweep_late_games(app: Arc<App>) {
     }
 }
 
-/// Ends the games whose side to move is out of time; returns them.
+/// Offers the turn anew in each game whose move the store failed to take,
+/// once the store works again; returns those games.
+fn restart_stalled(app: &App) -> Vec<i64> {
+    let stalled: Vec<i64> = lock(&app.stalled).iter().copied().collect();
+    let mut restarted = Vec::new();
+    for id in stalled {
+        if app.store.restart_turn(id, now_ms()).is_ok() {
+            lock(&app.stalled).remove(&id);
+            restarted.push(id);
+        }
+    }
+    restarted
+}
+
+/// Ends the games whose side to move is out of time; returns them (and
+/// those whose stopped clocks were started again).
 fn end_late_games(app: &App) -> Vec<i64> {
+    let mut ended = restart_stalled(app);
     let now = now_ms();
     let Ok(ids) = app.store.late_games(now, &app.holder) else {
-        return Vec::new();
+        return ended;
     };
-    let mut ended = Vec::new();
     for id in ids {
+        if lock(&app.stalled).contains(&id) {
+            continue;
+        }
         let Ok(Some(row)) = app.store.game(id) else {
             continue;
         };
         // Looked at again: a move may have come in since the question.
-        if row.ending.is_some() || now - row.turn_since_ms <= row.move_time_ms {
+        // A move the server is still checking or storing was in time if
+        // it arrived in time, which its own judging decides.
+        if row.ending.is_some()
+            || now - row.turn_since_ms <= row.move_time_ms
+            || app.handling.busy(id)
+        {
             continue;
         }
         let Ok(position) = game::Position::of(&row) else {

@@ -27,6 +27,32 @@ struct Args {
     /// A file holding the organiser's token (else REVERSI_ADMIN_TOKEN; without either, no games can be created)
     #[arg(long, value_name = "FILE")]
     admin_token_file: Option<PathBuf>,
+    /// Seconds a request may take to arrive, head and body, from its first byte (slower: 408 and closed)
+    #[arg(long, value_name = "S", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    request_timeout: u64,
+    /// Seconds a connection may wait for its next request before it is closed
+    #[arg(long, value_name = "S", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    idle_timeout: u64,
+    /// Connections one client address may hold open (0: no cap; a trusted proxy's are not capped)
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    max_conns_per_client: usize,
+    /// Connections open in all (kept below the open-file limit)
+    #[arg(long, value_name = "N", default_value_t = 4096,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_conns: u64,
+    /// Wrong secrets one client address may send in a minute before it is answered 429
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_auth_failures: u32,
+    /// Wrong secrets for one team in a minute, after which only addresses that never failed are checked for it
+    #[arg(long, value_name = "N", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_team_auth_failures: u32,
+    /// A reverse proxy's address: its connections' client is the last address in X-Forwarded-For (repeatable)
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Vec<std::net::IpAddr>,
 }
 
 fn main() -> ExitCode {
@@ -57,6 +83,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// The variable `name`, then gone from this process: from its variables,
+/// and from the block the system keeps of its starting environment, which
+/// any process of the same user can read in `/proc/PID/environ`.
+fn take_env_secret(name: &str) -> Option<String> {
+    let value = std::env::var(name).ok()?;
+    let key = std::ffi::CString::new(name).ok()?;
+    // SAFETY: no other thread runs yet (the runtime starts later), so
+    // nothing reads the environment while it is changed; getenv's pointer
+    // is to `value.len()` bytes of the variable's value, overwritten in
+    // place before the variable is removed.
+    unsafe {
+        let at = libc::getenv(key.as_ptr());
+        if !at.is_null() {
+            std::ptr::write_bytes(at, b'x', libc::strlen(at));
+        }
+        std::env::remove_var(name);
+    }
+    Some(value)
+}
+
 fn run(args: &Args) -> Result<(), String> {
     let token = match &args.admin_token_file {
         Some(path) => Some(
@@ -65,7 +111,7 @@ fn run(args: &Args) -> Result<(), String> {
                 .trim()
                 .to_string(),
         ),
-        None => std::env::var("REVERSI_ADMIN_TOKEN").ok(),
+        None => take_env_secret("REVERSI_ADMIN_TOKEN"),
     }
     .filter(|t| !t.is_empty());
     let store = Store::open(&args.db)?;
@@ -82,7 +128,28 @@ fn run(args: &Args) -> Result<(), String> {
         store,
         token,
         reversi_server::rate::Limiter::new(limit),
+        reversi_server::auth::Limits {
+            failures_per_client: args.max_auth_failures,
+            failures_per_team: args.max_team_auth_failures,
+        },
     ));
+    // Each connection takes a descriptor; the database and the hosted
+    // programs need some of their own.
+    let files = reversi_server::conn::raise_open_files();
+    let most = (files.saturating_sub(256)).max(16);
+    if args.max_conns > most {
+        eprintln!(
+            "reversi-server: --max-conns {} is over what the open-file limit ({files}) allows: {most}",
+            args.max_conns
+        );
+    }
+    let limits = reversi_server::conn::Limits {
+        request_timeout: std::time::Duration::from_secs(args.request_timeout),
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+        per_client: args.max_conns_per_client,
+        total: args.max_conns.min(most) as usize,
+    };
+    let proxies = Arc::new(args.trusted_proxy.clone());
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.addr)
@@ -111,8 +178,7 @@ fn run(args: &Args) -> Result<(), String> {
         // from where their stored games have got to, as their leases lapse
         // (at once after a start alone).
         reversi_server::lease::keep(&app);
-        let service = router(app).into_make_service_with_connect_info::<std::net::SocketAddr>();
-        axum::serve(listener, service)
+        reversi_server::conn::serve(listener, router(app), limits, proxies)
             .await
             .map_err(|e| e.to_string())
     })

@@ -5,13 +5,14 @@
 //! costs the others little.
 
 use crate::api::Refusal;
+use crate::conn::Client;
 use crate::App;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -71,12 +72,9 @@ impl Limiter {
 }
 
 pub async fn limit(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    let client = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .copied();
-    if let Some(ConnectInfo(addr)) = client {
-        if !app.rate.take(addr.ip(), Instant::now()) {
+    let client = request.extensions().get::<Client>().copied();
+    if let Some(Client(addr)) = client {
+        if !app.rate.take(addr, Instant::now()) {
             return Refusal::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too many requests: slow down",

@@ -4,8 +4,8 @@
 //! been checked, a keyed hash of it (SipHash with this process's random
 //! key, never stored) stands in for the check until the server stops.
 //!
-//! Argon2 also takes 19 MB a computation. They run on [`Hashers`], a few
-//! threads of their own, and [`return_large_blocks`] has the allocator give
+//! Argon2 also takes 19 MB a computation. They run on a few threads of
+//! their own ([`crate::auth`]), and [`return_large_blocks`] has the allocator give
 //! such blocks back at once: glibc otherwise keeps a freed block of that
 //! size in whichever of its arenas (up to 8 a core) the thread was using,
 //! which on the 2-core machine left 337 MB resident after 40 teams had
@@ -55,49 +55,6 @@ pub fn return_large_blocks() {
     }
 }
 
-/// A few threads that run the Argon2 computations, one at a time each.
-pub struct Hashers {
-    jobs: Mutex<std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>>,
-}
-
-impl Hashers {
-    #[must_use]
-    pub fn new(threads: usize) -> Hashers {
-        let (jobs, queue) = std::sync::mpsc::channel::<Box<dyn FnOnce() + Send>>();
-        let queue = std::sync::Arc::new(Mutex::new(queue));
-        for _ in 0..threads.max(1) {
-            let queue = std::sync::Arc::clone(&queue);
-            std::thread::spawn(move || loop {
-                let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                match job {
-                    Ok(job) => job(),
-                    Err(_) => return,
-                }
-            });
-        }
-        Hashers {
-            jobs: Mutex::new(jobs),
-        }
-    }
-
-    /// Runs `work` on one of the threads; `None` if they are gone.
-    pub async fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
-        let (done, result) = tokio::sync::oneshot::channel();
-        let job: Box<dyn FnOnce() + Send> = Box::new(move || {
-            let _ = done.send(work());
-        });
-        self.jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(job)
-            .ok()?;
-        result.await.ok()
-    }
-}
-
 /// The secrets checked so far, as keyed hashes.
 #[derive(Default)]
 pub struct Checked {
@@ -110,6 +67,13 @@ impl Checked {
     pub fn known(&self, team: &str, secret: &str) -> bool {
         let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.get(team) == Some(&self.key.hash_one(secret))
+    }
+
+    /// Whether some secret of `team`'s has been checked good: secrets
+    /// never change, so any other one is wrong.
+    pub fn has(&self, team: &str) -> bool {
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.contains_key(team)
     }
 
     pub fn remember(&self, team: &str, secret: &str) {

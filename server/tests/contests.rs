@@ -419,7 +419,8 @@ fn every_way_to_lose_on_a_technicality() {
         (
             "malformed",
             misbehaving("echo hello"),
-            "black forfeits: 'hello' is not a move",
+            // A hosted program's words are its owner's, not the public's.
+            "black forfeits: its reply is not a move",
         ),
         (
             "late",

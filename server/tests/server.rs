@@ -1,6 +1,7 @@
 //! The server's tests, in one binary: its modules on their own, then the
 //! server as a user meets it.
 
+mod attack;
 mod contests;
 mod pg;
 mod remote;

@@ -235,19 +235,23 @@ mod game {
         let p = Position::of(&row(&["d3", "c5"])).unwrap();
         assert_eq!(p.to_move, Color::Black);
         assert!(
-            matches!(judge(&p, "F6", 10, 1000), Verdict::Play { square: Some(s), ending: None } if s == "f6")
+            matches!(judge(&p, "F6", 10, 1000, true), Verdict::Play { square: Some(s), ending: None } if s == "f6")
         );
         assert!(
-            matches!(judge(&p, "a1", 10, 1000), Verdict::Forfeit(w) if w.contains("a1 is not legal"))
+            matches!(judge(&p, "a1", 10, 1000, true), Verdict::Forfeit(w) if w.contains("a1 is not legal"))
         );
         assert!(
-            matches!(judge(&p, "pass", 10, 1000), Verdict::Forfeit(w) if w.contains("a pass with a move"))
+            matches!(judge(&p, "pass", 10, 1000, true), Verdict::Forfeit(w) if w.contains("a pass with a move"))
         );
         assert!(
-            matches!(judge(&p, "hello", 10, 1000), Verdict::Forfeit(w) if w.contains("'hello' is not a move"))
+            matches!(judge(&p, "hello", 10, 1000, true), Verdict::Forfeit(w) if w.contains("'hello' is not a move"))
         );
         assert!(
-            matches!(judge(&p, "f6", 1001, 1000), Verdict::Forfeit(w) if w.contains("no move within 1000 ms"))
+            matches!(judge(&p, "f6", 1001, 1000, true), Verdict::Forfeit(w) if w.contains("no move within 1000 ms"))
+        );
+        // A hosted program's words are not published.
+        assert!(
+            matches!(judge(&p, "TOKEN=x", 10, 1000, false), Verdict::Forfeit(w) if !w.contains("TOKEN") && w.contains("not a move"))
         );
         assert!(Position::of(&row(&["a1"])).is_err());
     }
@@ -285,5 +289,142 @@ mod rate {
             limiter.take(client, now + Duration::from_millis(20)),
             "refilled"
         );
+    }
+}
+
+mod auth {
+    use reversi_server::auth::{Failures, FairQueue, Full, Limits, WINDOW};
+    use std::net::IpAddr;
+    use std::sync::{Arc, Mutex};
+    use std::time::Instant;
+
+    fn ip(last: u8) -> IpAddr {
+        IpAddr::from([127, 0, 0, last])
+    }
+
+    #[test]
+    fn failures_refuse_the_client_then_lapse() {
+        let failures = Failures::new(Limits {
+            failures_per_client: 3,
+            failures_per_team: 5,
+        });
+        let now = Instant::now();
+        for _ in 0..3 {
+            assert_eq!(failures.refused(ip(9), "victim", now), None);
+            failures.record(ip(9), "victim", now);
+        }
+        assert!(failures.refused(ip(9), "victim", now).is_some());
+        // Another client, with no failures of its own, is still checked.
+        assert_eq!(failures.refused(ip(8), "victim", now), None);
+        assert_eq!(failures.refused(ip(9), "victim", now + WINDOW), None);
+    }
+
+    #[test]
+    fn a_flooded_team_is_checked_only_for_clients_that_never_failed() {
+        let failures = Failures::new(Limits {
+            failures_per_client: 100,
+            failures_per_team: 4,
+        });
+        let now = Instant::now();
+        for client in 1..=4 {
+            failures.record(ip(client), "victim", now);
+        }
+        assert!(failures.refused(ip(1), "victim", now).is_some());
+        assert!(failures.refused(ip(1), "other", now).is_none());
+        assert_eq!(failures.refused(ip(7), "victim", now), None);
+    }
+
+    #[test]
+    fn clients_take_turns_and_the_queue_is_bounded() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let queue = Arc::new(FairQueue::new(1, 3, 7));
+            let order = Arc::new(Mutex::new(Vec::new()));
+            // The one thread is held until every job is queued.
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            let blocker = {
+                let queue = Arc::clone(&queue);
+                tokio::spawn(async move {
+                    queue
+                        .run(ip(100), move || {
+                            let _ = held.recv();
+                        })
+                        .await
+                })
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            let mut jobs = Vec::new();
+            for (client, n) in [(1u8, 3u8), (2, 1), (3, 2)] {
+                for i in 0..n {
+                    let (queue, order) = (Arc::clone(&queue), Arc::clone(&order));
+                    jobs.push(tokio::spawn(async move {
+                        queue
+                            .run(ip(client), move || order.lock().unwrap().push((client, i)))
+                            .await
+                    }));
+                    tokio::task::yield_now().await;
+                }
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            // Client 1 has 3 waiting (its most); the queue holds 6 of 7.
+            assert_eq!(queue.run(ip(1), || ()).await, Err(Full::Client));
+            let extra = {
+                let queue = Arc::clone(&queue);
+                tokio::spawn(async move { queue.run(ip(4), || ()).await })
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            assert_eq!(queue.run(ip(5), || ()).await, Err(Full::All));
+            release.send(()).unwrap();
+            blocker.await.unwrap().unwrap();
+            for job in jobs {
+                job.await.unwrap().unwrap();
+            }
+            extra.await.unwrap().unwrap();
+            assert_eq!(
+                *order.lock().unwrap(),
+                vec![(1, 0), (2, 0), (3, 0), (1, 1), (3, 1), (1, 2)]
+            );
+        });
+    }
+
+    #[test]
+    fn a_check_whose_requester_left_is_not_run() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let queue = Arc::new(FairQueue::new(1, 4, 16));
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            let blocker = {
+                let queue = Arc::clone(&queue);
+                tokio::spawn(async move {
+                    queue
+                        .run(ip(1), move || {
+                            let _ = held.recv();
+                        })
+                        .await
+                })
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            let ran = Arc::new(Mutex::new(false));
+            let left = {
+                let (queue, ran) = (Arc::clone(&queue), Arc::clone(&ran));
+                tokio::spawn(
+                    async move { queue.run(ip(2), move || *ran.lock().unwrap() = true).await },
+                )
+            };
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            left.abort();
+            let _ = left.await;
+            release.send(()).unwrap();
+            blocker.await.unwrap().unwrap();
+            // A later job runs, so the abandoned one was taken and dropped.
+            assert_eq!(queue.run(ip(3), || 7).await, Ok(Some(7)));
+            assert!(!*ran.lock().unwrap());
+        });
     }
 }

@@ -99,6 +99,60 @@ enum Line {
     Eof,
 }
 
+/// Whose program it is, which decides what it is given and what is
+/// said of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Trust {
+    /// One's own, run from one's own shell: it gets the caller's
+    /// environment, and a verdict quotes its last line of stderr.
+    #[default]
+    Own,
+    /// Run by a server for someone else: it gets only [`HOSTED_ENV`] and
+    /// the arena's own variables, never the server's (its secrets), and a
+    /// verdict never quotes what it wrote (that is kept for its owner,
+    /// [`Program::stderr_kept`]).
+    Hosted,
+}
+
+/// The variables a hosted program is given from the server's
+/// environment, besides the arena's own ([`MARK_ENV`], [`MOVE_TIME_ENV`]).
+pub const HOSTED_ENV: [&str; 3] = ["PATH", "HOME", "LANG"];
+
+/// The end of a program's stderr kept for its owner, in bytes.
+pub const STDERR_KEPT: usize = 64 * 1024;
+
+/// What a program wrote to stderr, its last [`STDERR_KEPT`] bytes, and
+/// whether it has closed it.
+#[derive(Default)]
+pub struct Stderr {
+    tail: Mutex<Vec<u8>>,
+    closed: AtomicBool,
+}
+
+impl Stderr {
+    fn keep(&self, bytes: &[u8]) {
+        let mut tail = self.tail.lock().unwrap_or_else(|e| e.into_inner());
+        tail.extend_from_slice(bytes);
+        if tail.len() > 2 * STDERR_KEPT {
+            let cut = tail.len() - STDERR_KEPT;
+            tail.drain(..cut);
+        }
+    }
+
+    /// The text kept, once the program has closed its stderr or `wait`
+    /// has passed (its reader may be a moment behind its end).
+    #[must_use]
+    pub fn text(&self, wait: Duration) -> String {
+        let deadline = Instant::now() + wait;
+        while !self.closed.load(Ordering::SeqCst) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let tail = self.tail.lock().unwrap_or_else(|e| e.into_inner());
+        let from = tail.len().saturating_sub(STDERR_KEPT);
+        String::from_utf8_lossy(&tail[from..]).into_owned()
+    }
+}
+
 pub struct Program {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -111,6 +165,9 @@ pub struct Program {
     holding: Arc<AtomicBool>,
     /// The last line the program wrote to stderr (shortened).
     last_error: Arc<Mutex<String>>,
+    /// The end of its stderr.
+    stderr: Arc<Stderr>,
+    trust: Trust,
     /// Its exit status, once known.
     status: Option<ExitStatus>,
     /// Lines received and not yet read, with their arrival.
@@ -266,11 +323,32 @@ impl Program {
         stderr_file: Option<&Path>,
         limit: Option<Duration>,
     ) -> io::Result<Program> {
+        Program::spawn_as(command, stderr_file, limit, Trust::Own)
+    }
+
+    /// As [`Program::spawn_with_limit`], for a program of `trust`.
+    pub fn spawn_as(
+        command: &str,
+        stderr_file: Option<&Path>,
+        limit: Option<Duration>,
+        trust: Trust,
+    ) -> io::Result<Program> {
         let mut stderr_copy = match stderr_file {
             Some(path) => Some(std::fs::File::create(path)?),
             None => None,
         };
         let mut shell = Command::new("sh");
+        if trust == Trust::Hosted {
+            shell.env_clear();
+            for name in HOSTED_ENV {
+                if let Some(value) = std::env::var_os(name) {
+                    shell.env(name, value);
+                }
+            }
+            if std::env::var_os("PATH").is_none() {
+                shell.env("PATH", "/usr/local/bin:/usr/bin:/bin");
+            }
+        }
         let mark = new_mark();
         shell.env(MARK_ENV, &mark);
         if let Some(limit) = limit {
@@ -327,6 +405,8 @@ impl Program {
         });
         let last_error = Arc::new(Mutex::new(String::new()));
         let last = Arc::clone(&last_error);
+        let kept = Arc::new(Stderr::default());
+        let keeping = Arc::clone(&kept);
         std::thread::spawn(move || {
             // Copies stderr to its file, if any, remembering its last
             // non-blank line.
@@ -341,6 +421,7 @@ impl Program {
                 if let Some(file) = stderr_copy.as_mut() {
                     let _ = file.write_all(&buf[..n]);
                 }
+                keeping.keep(&buf[..n]);
                 for &b in &buf[..n] {
                     if b == b'\n' {
                         remember(&last, &current);
@@ -351,6 +432,7 @@ impl Program {
                 }
             }
             remember(&last, &current);
+            keeping.closed.store(true, Ordering::SeqCst);
         });
         Ok(Program {
             child,
@@ -359,6 +441,8 @@ impl Program {
             output_probe,
             holding,
             last_error,
+            stderr: kept,
+            trust,
             status: None,
             pending: VecDeque::new(),
             output_ended: false,
@@ -521,10 +605,16 @@ impl Program {
             parts.push(status.to_string());
         }
         let last = self.last_error_line();
-        if !last.is_empty() {
+        if !last.is_empty() && self.trust == Trust::Own {
             parts.push(format!("stderr: {last}"));
         }
         parts.join("; ")
+    }
+
+    /// The end of what the program writes to stderr, to read after it ended.
+    #[must_use]
+    pub fn stderr_kept(&self) -> Arc<Stderr> {
+        Arc::clone(&self.stderr)
     }
 
     /// The last non-blank line the program wrote to stderr, shortened.

@@ -103,6 +103,24 @@ pub struct Lost {
     pub contests: Vec<i64>,
 }
 
+/// The end of a hosted program's stderr kept for a game, in bytes.
+pub const LOG_KEPT: usize = 64 * 1024;
+
+/// Refuses a team name that another has already, in any case: `alpha`
+/// and `ALPHA` would be one team to a person reading the standings.
+fn refuse_taken(q: &mut dyn Sql, name: &str) -> Result<(), StoreError> {
+    let taken = q
+        .row(
+            "SELECT name FROM teams WHERE lower(name) = lower($1)",
+            params![name],
+        )?
+        .is_some();
+    if taken {
+        return Err(StoreError::Exists);
+    }
+    Ok(())
+}
+
 /// Refuses a database that a newer server has migrated further.
 fn check_version(done: usize, known: usize) -> Result<(), String> {
     if done > known {
@@ -213,6 +231,7 @@ impl Store {
 
     pub fn add_team(&self, name: &str, secret_hash: &str, now_ms: i64) -> Result<(), StoreError> {
         self.tx(|q| {
+            refuse_taken(q, name)?;
             q.exec(
                 "INSERT INTO teams (name, secret_hash, created_ms) VALUES ($1, $2, $3)",
                 params![name, secret_hash, now_ms],
@@ -307,11 +326,56 @@ impl Store {
     /// the organiser's `command`; it has no secret (nobody plays it remotely).
     pub fn add_hosted(&self, name: &str, command: &str, now_ms: i64) -> Result<(), StoreError> {
         self.tx(|q| {
+            refuse_taken(q, name)?;
             q.exec(
                 "INSERT INTO teams (name, secret_hash, command, created_ms) VALUES ($1, '', $2, $3)",
                 params![name, command, now_ms],
             )?;
             Ok(())
+        })
+    }
+
+    /// Adds `text` to what side `side` (0 black, 1 white) of game `game`
+    /// wrote to stderr, keeping the last [`LOG_KEPT`] bytes.
+    pub fn add_log(&self, game: i64, side: usize, text: &str) -> Result<(), StoreError> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.tx(|q| {
+            let before = q
+                .row(
+                    "SELECT text FROM logs WHERE game = $1 AND side = $2",
+                    params![game, side as i64],
+                )?
+                .map(|r| r.text(0))
+                .transpose()?
+                .unwrap_or_default();
+            let mut all = before + text;
+            if all.len() > LOG_KEPT {
+                let mut cut = all.len() - LOG_KEPT;
+                while !all.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                all.drain(..cut);
+            }
+            q.exec(
+                "INSERT INTO logs (game, side, text) VALUES ($1, $2, $3) \
+                 ON CONFLICT (game, side) DO UPDATE SET text = excluded.text",
+                params![game, side as i64, &all],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// What side `side` of game `game` wrote to stderr, if it was hosted.
+    pub fn log(&self, game: i64, side: usize) -> Result<Option<String>, StoreError> {
+        self.read(|q| {
+            q.row(
+                "SELECT text FROM logs WHERE game = $1 AND side = $2",
+                params![game, side as i64],
+            )?
+            .map(|r| r.text(0))
+            .transpose()
         })
     }
 
@@ -650,6 +714,19 @@ impl Store {
     /// offers its turn anew from `now_ms`, so that no player loses on time
     /// for the servers' absence, and every lease is let go, so that the
     /// work is taken up at once.
+    /// Offers game `id`'s turn anew from `now_ms`, if it goes on (after
+    /// the store failed to take its move); `false` if it has ended.
+    pub fn restart_turn(&self, id: i64, now_ms: i64) -> Result<bool, StoreError> {
+        self.tx(|q| {
+            let changed = q.exec(
+                "UPDATE games SET turn_since_ms = $2 WHERE id = $1 AND ending IS NULL",
+                params![id, now_ms],
+            )?;
+            q.notify(&format!("g{id}"))?;
+            Ok(changed > 0)
+        })
+    }
+
     pub fn restart_clocks(&self, now_ms: i64) -> Result<usize, StoreError> {
         self.tx(|q| {
             q.exec("UPDATE seats SET holder = NULL, lease_until_ms = 0", &[])?;

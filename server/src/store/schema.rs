@@ -75,6 +75,14 @@ pub const MIGRATIONS: &[&str] = &[
         WHERE t.command IS NOT NULL AND g.ending IS NULL;
     ALTER TABLE contests ADD COLUMN holder TEXT;
     ALTER TABLE contests ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;",
+    // 4: what a hosted program wrote to stderr in a game, kept for the
+    // organiser and the program's team (the public ending never quotes it).
+    "CREATE TABLE logs (
+        game INTEGER NOT NULL REFERENCES games(id),
+        side INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game, side)
+    );",
 ];
 
 /// Migration `sql` in PostgreSQL's types: 64-bit integers, and ids from a
