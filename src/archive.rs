@@ -8,7 +8,7 @@
 use flate2::read::GzDecoder;
 use reversi_core::bitboard::Square;
 use reversi_core::board::Board;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 /// What every tool that learns from the archives is given (`train`,
@@ -90,7 +90,7 @@ pub fn read_wthor_records(dir: &Path) -> io::Result<Vec<Record>> {
     names.sort();
     let mut games = Vec::new();
     for path in names {
-        let bytes = std::fs::read(&path).map_err(|e| malformed(&path, "read", e))?;
+        let bytes = crate::files::read_capped(&path)?;
         games.extend(parse_wthor(&path, &bytes)?);
     }
     Ok(games)
@@ -177,11 +177,9 @@ pub fn parse_logistello(text: &str) -> Result<Vec<Game>, String> {
 
 /// Reads the gzip-compressed Logistello list.
 pub fn read_logistello(path: &Path) -> io::Result<Vec<Game>> {
-    let mut text = String::new();
     let file = std::fs::File::open(path).map_err(|e| malformed(path, "open", e))?;
-    GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .map_err(|e| malformed(path, "gzip", e))?;
+    let bytes = crate::files::read_all_capped(GzDecoder::new(file), &path.display().to_string())?;
+    let text = String::from_utf8(bytes).map_err(|e| malformed(path, "text", e))?;
     parse_logistello(&text).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,

@@ -249,18 +249,29 @@ fn parse_board(value: &str) -> Result<(u64, u64, Color), String> {
         return Err(format!("BO: {} cells, not 64", cells.chars().count()));
     }
     let (mut black, mut white) = (0u64, 0u64);
+    // GGF's own signs only: `*` black, `O` white, `-` empty. An `X` is
+    // black in some formats and white in none, but in GGF it is nothing,
+    // and a guess at the side to move would replay the game wrongly.
     for (i, c) in cells.chars().enumerate() {
         match c {
-            '*' | 'X' | 'x' | '#' => black |= 1 << i,
-            'O' | 'o' => white |= 1 << i,
-            '-' | '.' => {}
-            other => return Err(format!("BO: '{other}' is not a cell")),
+            '*' => black |= 1 << i,
+            'O' => white |= 1 << i,
+            '-' => {}
+            other => {
+                return Err(format!(
+                    "BO: '{other}' is not a GGF cell ('*' black, 'O' white, '-' empty)"
+                ))
+            }
         }
     }
     let to_move = match side {
-        "*" | "X" | "x" | "#" => Color::Black,
-        "O" | "o" => Color::White,
-        other => return Err(format!("BO: '{other}' is not a side to move")),
+        "*" => Color::Black,
+        "O" => Color::White,
+        other => {
+            return Err(format!(
+                "BO: '{other}' is not a GGF side to move ('*' black, 'O' white)"
+            ))
+        }
     };
     Ok((black, white, to_move))
 }

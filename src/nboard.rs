@@ -66,6 +66,10 @@ enum Task {
 /// the current one), the depth asked for.
 struct Engine {
     positions: Vec<Board>,
+    /// The last `set game` was refused: the GUI's game is not known, so
+    /// nothing is played or searched until one is set (an answer for the
+    /// old position would be a move in another game).
+    lost: bool,
     depth: u32,
     limit: Duration,
 }
@@ -114,6 +118,7 @@ pub fn run(
     std::thread::spawn(move || read_lines(input, &reader));
     let mut engine = Engine {
         positions: vec![Board::start()],
+        lost: false,
         depth: DEFAULT_DEPTH,
         limit,
     };
@@ -150,6 +155,12 @@ pub fn run(
                 send(output, "set myname reversi")?;
                 None
             }
+            "move" | "hint" | "go" | "analyze" if engine.lost => {
+                note(format!(
+                    "{command}: no position (the last set game was refused)"
+                ));
+                None
+            }
             "set" => {
                 let (what, value) = rest.split_once(' ').unwrap_or((rest, ""));
                 match what {
@@ -164,9 +175,15 @@ pub fn run(
                     "game" => match set_game(value) {
                         Ok(positions) => {
                             engine.positions = positions;
+                            engine.lost = false;
                             searcher.new_game();
                         }
-                        Err(e) => note(format!("set game: {e}")),
+                        Err(e) => {
+                            engine.lost = true;
+                            note(format!(
+                                "set game: {e}; no position until the next set game"
+                            ));
+                        }
                     },
                     other => note(format!("unknown setting '{other}'")),
                 }

@@ -10,6 +10,7 @@ mod endgame;
 mod fuzz;
 mod games;
 mod gtp;
+mod hostile;
 mod nboard;
 mod perft;
 mod protocol;

@@ -6,7 +6,7 @@ use crate::obf::{self, Mode, Options};
 use crate::perft::Convention;
 use clap::{Args, ValueEnum};
 use reversi_core::clock::MAX_MOVE_TIME_MS;
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -99,10 +99,9 @@ pub(super) fn solve(args: &SolveArgs) -> Result<ExitCode, CliError> {
     };
     let (name, text) = match &args.file {
         None => {
-            let mut text = String::new();
-            io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| failed("stdin", e))?;
+            let bytes = crate::files::read_all_capped(io::stdin().lock(), "stdin")
+                .map_err(|e| CliError::Failed(e.to_string()))?;
+            let text = String::from_utf8(bytes).map_err(|_| failed("stdin", "not UTF-8 text"))?;
             ("stdin".to_string(), text)
         }
         Some(path) => (path.display().to_string(), read_file(path)?),

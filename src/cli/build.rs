@@ -207,7 +207,8 @@ pub(super) fn book(command: &BookCommand) -> Result<ExitCode, CliError> {
             let (book, name) = match &args.book {
                 None => (reversi_core::book::embedded(), "embedded".to_string()),
                 Some(path) => {
-                    file = std::fs::read(path).map_err(|e| failed(path.display(), e))?;
+                    file = crate::files::read_capped(path)
+                        .map_err(|e| CliError::Failed(e.to_string()))?;
                     let book = reversi_core::book::Book::parse(&file)
                         .map_err(|e| failed(path.display(), e))?;
                     (book, path.display().to_string())

@@ -1,6 +1,6 @@
 //! The commands that referee programs: `match`, `tournament`, `replay`.
 
-use super::{cores, failed, read_file, report, CliError};
+use super::{cores, failed, read_file, report, usage, CliError};
 use crate::arena::transcript::{self, Transcript};
 use crate::arena::{parse_entrants, Openings, RefereeArena};
 use crate::r#match::MatchOptions;
@@ -223,7 +223,8 @@ pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A transcript (as `match --record` writes them), a GGF file, or a move list (f5d6c3...)
+    /// A transcript (as `match --record` writes them), a GGF file, a file
+    /// holding a move list, or a move list itself (f5d6c3...)
     game: PathBuf,
     /// The program to replay it to [default: this bot, with a transcript's `args`]
     #[arg(long, value_name = "CMD")]
@@ -264,8 +265,12 @@ impl Side {
 /// session that asks the program for its move in each position of the
 /// side or sides chosen (see `transcript::from_game`).
 pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
+    if let Some(out) = &args.record {
+        writable_file(out)
+            .map_err(|e| usage(format!("replay: --record {}: {e}", out.display())))?;
+    }
     let path = &args.game;
-    let text = read_file(path)?;
+    let text = super::read_game(path)?;
     let as_transcript = Transcript::parse(&text).ok().filter(|t| {
         t.entries
             .iter()
@@ -296,7 +301,8 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
     if let Some(out) = &args.record {
         let mut recorded = replayed.transcript.clone();
         recorded.headers = t.headers.clone();
-        std::fs::write(out, recorded.render()).map_err(|e| failed(out.display(), e))?;
+        crate::files::write_atomically(out, recorded.render().as_bytes())
+            .map_err(|e| CliError::Failed(e.to_string()))?;
     }
     let mut summary = replayed.summary(&path.display().to_string());
     if from_game {
@@ -373,4 +379,17 @@ pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, CliError> {
         crate::connect::run(&options).map_err(|e| CliError::Failed(format!("connect: {e}")))?;
     report(|out| endings.iter().try_for_each(|line| writeln!(out, "{line}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a file can be written at `path`, checked before a long run
+/// that ends by writing it: not a folder, in a folder that exists.
+fn writable_file(path: &std::path::Path) -> Result<(), &'static str> {
+    if path.is_dir() {
+        return Err("a folder: give a file name");
+    }
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if parent.is_some_and(|p| !p.is_dir()) {
+        return Err("its folder does not exist");
+    }
+    Ok(())
 }

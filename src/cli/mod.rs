@@ -26,6 +26,8 @@ use std::process::ExitCode;
         The bot's flags below go with no command or with `play`.",
     after_help = "In a program's command line (match, tournament, replay), a leading word `self` \
         stands for this executable: reversi match self \"self --player greedy\"\n\n\
+        Input files are read up to 64 MB each (REVERSI_MAX_INPUT_MB=N sets another cap); \
+        past it a command stops with one line.\n\n\
         Exit codes: 0 done; 1 a failed run or bad data; 2 wrong usage.",
     args_conflicts_with_subcommands = true,
     subcommand_value_name = "COMMAND"
@@ -111,8 +113,27 @@ fn failed(path: impl std::fmt::Display, error: impl std::fmt::Display) -> CliErr
     CliError::Failed(format!("{path}: {error}"))
 }
 
+/// The text of the file at `path`, read up to the input cap
+/// ([`crate::files::max_input`]).
 fn read_file(path: &std::path::Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| failed(path.display(), e))
+    crate::files::read_text_capped(path).map_err(|e| CliError::Failed(e.to_string()))
+}
+
+/// The text of a game given as `arg`: a file's, or, where no file of that
+/// name exists, the moves written in the argument itself (`f5d6c3`).
+fn read_game(arg: &std::path::Path) -> Result<String, CliError> {
+    let written = arg.to_str().filter(|text| {
+        !arg.exists()
+            && !text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c.is_ascii_whitespace())
+            && crate::record::read_games(text).is_ok()
+    });
+    match written {
+        Some(moves) => Ok(moves.to_string()),
+        None => read_file(arg),
+    }
 }
 
 /// The bot with default settings: what a judge runs. No parsing at all,

@@ -1,6 +1,6 @@
 //! The commands that look at recorded games: `show`, `analyze`.
 
-use super::{failed, read_file, report, usage, CliError, MAX_DEPTH, MAX_HASH_MB};
+use super::{failed, read_game, report, usage, CliError, MAX_DEPTH, MAX_HASH_MB};
 use crate::ggf::GgfGame;
 use crate::show;
 use crate::value::Reach;
@@ -15,7 +15,8 @@ use std::time::Duration;
 /// The game to look at: a file and, when it holds several, which one.
 #[derive(Args, Debug)]
 pub struct GameChoice {
-    /// A GGF file, a transcript (as `match --record` writes them) or a move list (f5d6c3...)
+    /// A GGF file, a transcript (as `match --record` writes them), a file
+    /// holding a move list, or a move list itself (f5d6c3...)
     game: PathBuf,
     /// Which game of a file that holds several, from 1 (1 to 1,000,000)
     #[arg(long = "game", value_name = "N", default_value_t = 1,
@@ -26,7 +27,7 @@ pub struct GameChoice {
 impl GameChoice {
     fn read(&self) -> Result<GgfGame, CliError> {
         let path = &self.game;
-        let text = read_file(path)?;
+        let text = read_game(path)?;
         let mut games = crate::record::read_games(&text).map_err(|e| failed(path.display(), e))?;
         let count = games.len();
         let number = usize::try_from(self.number).unwrap_or(usize::MAX);
@@ -124,10 +125,13 @@ pub(super) fn show(args: &ShowArgs) -> Result<ExitCode, CliError> {
     }
 }
 
-/// `analyze --time`: 0, or 0.1 s to a day.
+/// `analyze --time`: 0, or 0.1 s to a day. No limit is asked for with a
+/// plain zero: a number too small to write (`1e-400`) is refused, as
+/// `solve` refuses it, rather than read as none.
 fn solve_seconds(text: &str) -> Result<f64, String> {
+    let plain_zero = text.trim().chars().all(|c| c == '0' || c == '.');
     match text.parse::<f64>() {
-        Ok(s) if s == 0.0 || (0.1..=86_400.0).contains(&s) => Ok(s),
+        Ok(s) if (s == 0.0 && plain_zero) || (0.1..=86_400.0).contains(&s) => Ok(s),
         _ => Err("0, or a number of seconds from 0.1 to 86400".into()),
     }
 }

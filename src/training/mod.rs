@@ -338,7 +338,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
                     format!("{}: {e}", path.display()),
                 )
             };
-            let text = std::fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
+            let text = crate::files::read_text_capped(path)?;
             parse_logistello(&text).map_err(named)?
         }
         None => Vec::new(),
