@@ -36,7 +36,6 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Notify;
 use tokio::time::Instant;
 use tower::ServiceExt;
 
@@ -121,7 +120,6 @@ enum Stage {
 
 struct Phase {
     at: Mutex<(Stage, Instant)>,
-    changed: Notify,
     limits: Limits,
 }
 
@@ -129,7 +127,6 @@ impl Phase {
     fn new(limits: Limits) -> Phase {
         Phase {
             at: Mutex::new((Stage::Idle, Instant::now() + limits.idle_timeout)),
-            changed: Notify::new(),
             limits,
         }
     }
@@ -140,7 +137,6 @@ impl Phase {
 
     fn set(&self, stage: Stage, deadline: Instant) {
         *self.at.lock().unwrap_or_else(|e| e.into_inner()) = (stage, deadline);
-        self.changed.notify_one();
     }
 
     /// Bytes came in: the first of a request starts its clock.
@@ -148,8 +144,6 @@ impl Phase {
         let mut at = self.at.lock().unwrap_or_else(|e| e.into_inner());
         if at.0 == Stage::Idle {
             *at = (Stage::Head, Instant::now() + self.limits.request_timeout);
-            drop(at);
-            self.changed.notify_one();
         }
     }
 
@@ -179,20 +173,22 @@ impl Phase {
     }
 
     /// Waits until the connection has been idle too long, or a request's
-    /// head too slow; says which.
+    /// head too slow; says which. It looks at least every quarter of the
+    /// request timeout (a stage's change is not signalled: on every
+    /// request that cost more than the looks), so a deadline is kept to
+    /// within that.
     async fn expired(&self) -> Stage {
+        let look_every = (self.limits.request_timeout / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(5));
         loop {
-            let changed = self.changed.notified();
             let (stage, deadline) = self.get();
+            let now = Instant::now();
             match stage {
-                Stage::Idle | Stage::Head if Instant::now() >= deadline => return stage,
+                Stage::Idle | Stage::Head if now >= deadline => return stage,
                 Stage::Idle | Stage::Head => {
-                    tokio::select! {
-                        () = tokio::time::sleep_until(deadline) => {}
-                        () = changed => {}
-                    }
+                    tokio::time::sleep_until(deadline.min(now + look_every)).await;
                 }
-                Stage::Body | Stage::Handling => changed.await,
+                Stage::Body | Stage::Handling => tokio::time::sleep(look_every).await,
             }
         }
     }
@@ -301,6 +297,18 @@ impl AsyncWrite for Watched {
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
         Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
@@ -414,10 +422,16 @@ async fn connection(
     let mut http = hyper::server::conn::http1::Builder::new();
     http.header_read_timeout(None).max_buf_size(HEAD_BUFFER);
     let serving = http.serve_connection(TokioIo::new(io), service);
+    // The watch runs as a task of its own: its looks do not poll the
+    // connection.
+    let (expired, ended) = tokio::sync::oneshot::channel();
+    let watch = tokio::spawn(async move {
+        let _ = expired.send(phase.expired().await);
+    });
     tokio::pin!(serving);
     tokio::select! {
         _ = &mut serving => {}
-        stage = phase.expired() => {
+        Ok(stage) = ended => {
             if stage == Stage::Head {
                 let why = format!(
                     "the request did not arrive within {} s",
@@ -429,6 +443,7 @@ async fn connection(
             }
         }
     }
+    watch.abort();
 }
 
 /// The request's body, read whole (at most `most` bytes) before the

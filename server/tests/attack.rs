@@ -446,3 +446,41 @@ fn a_full_disk_stops_the_clock_instead_of_losing_the_game() {
     assert_eq!(reply["moves"], json!(["d3"]));
     assert!(reply["ending"].is_null(), "{reply}");
 }
+
+#[test]
+fn behind_a_trusted_proxy_the_limits_see_the_address_it_names() {
+    let dir = scratch("proxy");
+    let wrong = |s: &Server, forwarded: &str| {
+        call(
+            &format!("{}/api/games/1/turn?wait=0", s.url),
+            "GET",
+            &[
+                ("x-team", "alpha"),
+                ("x-secret", "not-the-secret"),
+                ("x-forwarded-for", forwarded),
+            ],
+            None,
+        )
+        .0
+    };
+    let flags = ["--rate", "0", "--max-auth-failures", "2"];
+    let s = Server::start_with(
+        dir.join("trusted.db"),
+        "127.0.0.1:0",
+        &[&flags[..], &["--trusted-proxy", "127.0.0.1"]].concat(),
+    );
+    register(&s, "alpha", "alpha-secret");
+    // The client is the last address the proxy appended, not what the
+    // client wrote before it.
+    assert_eq!(wrong(&s, "127.0.0.66"), 401);
+    assert_eq!(wrong(&s, "127.0.0.99, 127.0.0.66"), 401);
+    assert_eq!(wrong(&s, "127.0.0.66"), 429);
+    assert_eq!(wrong(&s, "127.0.0.77"), 401);
+    drop(s);
+    // Without the flag the header is anyone's word, and is not believed.
+    let s = Server::start_with(dir.join("direct.db"), "127.0.0.1:0", &flags);
+    register(&s, "alpha", "alpha-secret");
+    assert_eq!(wrong(&s, "127.0.0.1"), 401);
+    assert_eq!(wrong(&s, "127.0.0.2"), 401);
+    assert_eq!(wrong(&s, "127.0.0.3"), 429);
+}
