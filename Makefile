@@ -16,7 +16,8 @@ test: lint test-deps
 	$(CARGO) test --workspace --release
 
 # What the tests need besides Rust: Chromium, which opens the game pages
-# (`reversi show --html`) headless, and PostgreSQL's server, of which the
+# (`reversi show --html`) headless, bubblewrap, the sandbox of
+# `match --sandbox`, and PostgreSQL's server, of which the
 # arena server's tests start a throwaway cluster of their own (as the
 # `postgres` user when they run as root). Installed with apt-get where
 # missing.
@@ -26,6 +27,10 @@ test-deps:
 	    echo "installing chromium (for the page tests)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium >/dev/null; }
+	@command -v bwrap >/dev/null 2>&1 || { \
+	    echo "installing bubblewrap (the sandbox for programs)"; \
+	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq bubblewrap >/dev/null; }
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
 	    echo "installing postgresql (for the arena server's tests)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \

@@ -10,6 +10,7 @@
 //! protocol's `PLACE` lines allow, and plays on from there.
 
 use crate::arena::program::{Failure, Program, Trust, EXIT_LIMIT, SETUP_LIMIT};
+use crate::arena::sandbox::Sandbox;
 use crate::arena::referee::setup_lines;
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
@@ -149,7 +150,7 @@ impl std::fmt::Display for Stop {
 /// Plays the seat's side with the program `command`, one's own, until the
 /// game ends; returns how it ended.
 pub fn play(table: &dyn Table, command: &str) -> Result<String, Stop> {
-    sit(table, command, Trust::Own).outcome
+    sit(table, command, Trust::Own, None).outcome
 }
 
 /// How a seat's program played: how the game ended for it, and the end of
@@ -159,10 +160,16 @@ pub struct Sitting {
     pub stderr: String,
 }
 
-/// As [`play`], for a program of `trust`, keeping its stderr.
-pub fn sit(table: &dyn Table, command: &str, trust: Trust) -> Sitting {
+/// As [`play`], for a program of `trust`, in `sandbox` if given, keeping
+/// its stderr.
+pub fn sit(
+    table: &dyn Table,
+    command: &str,
+    trust: Trust,
+    sandbox: Option<&Sandbox>,
+) -> Sitting {
     let mut kept = None;
-    let outcome = play_as(table, command, trust, &mut kept);
+    let outcome = play_as(table, command, trust, sandbox, &mut kept);
     let stderr = kept.map_or_else(String::new, |k: std::sync::Arc<_>| {
         k.text(Duration::from_millis(500))
     });
@@ -184,6 +191,7 @@ fn play_as(
     table: &dyn Table,
     command: &str,
     trust: Trust,
+    sandbox: Option<&Sandbox>,
     kept: &mut Option<std::sync::Arc<crate::arena::program::Stderr>>,
 ) -> Result<String, Stop> {
     let first = table.look(Duration::ZERO).map_err(Stop::Table)?;
@@ -197,7 +205,7 @@ fn play_as(
         ))
     })?;
     let limit = first.move_time;
-    let mut program = Program::spawn_as(command, None, Some(limit), trust)
+    let mut program = Program::spawn_in(command, None, Some(limit), trust, sandbox)
         .map_err(|e| Stop::Program(format!("could not start '{command}': {e}")))?;
     *kept = Some(program.stderr_kept());
     let mut sent = std::time::Instant::now();

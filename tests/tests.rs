@@ -17,4 +17,5 @@ mod protocol;
 mod referee;
 mod replay;
 mod robustness;
+mod sandbox;
 mod tournament;

@@ -159,7 +159,7 @@ fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() 
 /// Plays the seat to the end; a program's failure loses its side the game.
 /// What it wrote to stderr is kept for the organiser and its team.
 fn play(seat: &Seat, command: &str) {
-    let sitting = seat::sit(seat, command, Trust::Hosted);
+    let sitting = seat::sit(seat, command, Trust::Hosted, seat.app.sandbox.as_ref());
     if let Err(e) = seat
         .app
         .store

@@ -98,6 +98,8 @@ pub struct App {
     pub contests: Running<i64>,
     /// This process's name as a holder of leases (see [`lease`]).
     pub holder: String,
+    /// Hosted programs run in this sandbox, if set (`--sandbox`).
+    pub sandbox: Option<reversi::arena::sandbox::Sandbox>,
 }
 
 /// One signal a game, made when first waited on, for the turn requests;
@@ -359,6 +361,7 @@ impl App {
             seats: Running::default(),
             contests: Running::default(),
             holder: lease::holder_name(),
+            sandbox: None,
         }
     }
 

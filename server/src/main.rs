@@ -53,6 +53,12 @@ struct Args {
     /// A reverse proxy's address: its connections' client is the last address in X-Forwarded-For (repeatable)
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<std::net::IpAddr>,
+    /// Run hosted programs in the sandbox: bubblewrap (no network, own processes, read-only system, of the host's files only those the command names) and a cgroup (memory 256 MB, 16 processes); the server will not start where the cgroup cannot be had
+    #[arg(long)]
+    sandbox: bool,
+    /// With --sandbox, start even where no cgroup can limit memory and processes
+    #[arg(long, requires = "sandbox")]
+    allow_weak_sandbox: bool,
 }
 
 fn main() -> ExitCode {
@@ -114,6 +120,16 @@ fn run(args: &Args) -> Result<(), String> {
         None => take_env_secret("REVERSI_ADMIN_TOKEN"),
     }
     .filter(|t| !t.is_empty());
+    let sandbox = if args.sandbox {
+        let sandbox = reversi::arena::sandbox::Sandbox::new(
+            reversi::arena::sandbox::Limits::default(),
+            args.allow_weak_sandbox,
+        )?;
+        eprintln!("reversi-server: {}", sandbox.describe());
+        Some(sandbox)
+    } else {
+        None
+    };
     let store = Store::open(&args.db)?;
     // With no other server about, the games in progress offer their turns
     // anew (nobody loses on time for the servers' absence) and all work is
@@ -124,7 +140,7 @@ fn run(args: &Args) -> Result<(), String> {
         0
     };
     let limit = (args.rate > 0).then_some(args.rate as f64);
-    let app = Arc::new(App::new(
+    let mut app = App::new(
         store,
         token,
         reversi_server::rate::Limiter::new(limit),
@@ -132,7 +148,9 @@ fn run(args: &Args) -> Result<(), String> {
             failures_per_client: args.max_auth_failures,
             failures_per_team: args.max_team_auth_failures,
         },
-    ));
+    );
+    app.sandbox = sandbox;
+    let app = Arc::new(app);
     // Each connection takes a descriptor; the database and the hosted
     // programs need some of their own.
     let files = reversi_server::conn::raise_open_files();

@@ -484,3 +484,86 @@ fn behind_a_trusted_proxy_the_limits_see_the_address_it_names() {
     assert_eq!(wrong(&s, "127.0.0.2"), 401);
     assert_eq!(wrong(&s, "127.0.0.3"), 429);
 }
+
+/// `--sandbox`: a hosted program cannot read the server's database or
+/// reach its port, and what it started goes with it.
+#[test]
+fn a_sandboxed_hosted_program_cannot_reach_the_server() {
+    let dir = scratch("sandboxed");
+    let db = dir.join("arena.db");
+    let mut child = std::process::Command::new(crate::remote::server_bin())
+        .args(["--addr", "127.0.0.1:0", "--rate", "0", "--sandbox", "--db"])
+        .arg(&db)
+        .env("REVERSI_ADMIN_TOKEN", TOKEN)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    if !first.starts_with("listening on ") {
+        let _ = child.wait();
+        let mut why = String::new();
+        let _ = child.stderr.take().unwrap().read_to_string(&mut why);
+        println!("skipped: no sandbox here: {why}");
+        return;
+    }
+    let url = first.trim().trim_start_matches("listening on ").to_string();
+    let port = url.rsplit(':').next().unwrap().to_string();
+    // Each deed, done at the program's first turn: exit 7 if stopped.
+    let script = dir.join("nosy.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "while read l; do case \"$l\" in DONE) echo OK;; BEGIN|TURN*) \
+             if cat {} >/dev/null 2>&1 || python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=1)\" 2>/dev/null; \
+             then echo ESCAPED; else setsid sleep 4322 & exit 7; fi;; esac; done\n",
+            db.display()
+        ),
+    )
+    .unwrap();
+    let auth = format!("Bearer {TOKEN}");
+    let admin = |path: &str, body: Value| {
+        call(
+            &format!("{url}{path}"),
+            "POST",
+            &[("authorization", &auth)],
+            Some(&body.to_string()),
+        )
+    };
+    let (status, reply) = admin(
+        "/api/teams",
+        json!({ "name": "nosy", "command": format!("sh {}", script.display()) }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let body = json!({ "name": "rival", "secret": "rival-secret" }).to_string();
+    assert_eq!(call(&format!("{url}/api/teams"), "POST", &[], Some(&body)).0, 201);
+    let (status, reply) = admin(
+        "/api/games",
+        json!({ "black": "nosy", "white": "rival", "move_time_ms": 2000 }),
+    );
+    assert_eq!(status, 201, "{reply}");
+    let id = reply["id"].as_i64().unwrap();
+    let since = Instant::now();
+    let ending = loop {
+        let (_, g) = call(&format!("{url}/api/games/{id}"), "GET", &[], None);
+        if let Some(ending) = g["ending"].as_str() {
+            break ending.to_string();
+        }
+        assert!(since.elapsed() < Duration::from_secs(20), "{g}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(ending.contains("exit status: 7"), "{ending}");
+    std::thread::sleep(Duration::from_millis(300));
+    let left = std::process::Command::new("pgrep")
+        .args(["-f", "sleep 4322"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&left.stdout).trim().is_empty(), "left running");
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -10,6 +10,7 @@
 
 pub mod program;
 pub mod referee;
+pub mod sandbox;
 pub mod transcript;
 
 use referee::{Ending, GameSetup};
@@ -354,6 +355,8 @@ pub struct RefereeArena {
     pub jobs: usize,
     /// Transcripts and stderr go here, if set.
     pub record: Option<PathBuf>,
+    /// Every program runs in this sandbox, if set.
+    pub sandbox: Option<sandbox::Sandbox>,
     /// Games numbered so far, across batches.
     numbered: AtomicUsize,
     /// The entrants that could not be started, each with the first reason
@@ -376,6 +379,7 @@ impl RefereeArena {
             limit,
             jobs: jobs.max(1),
             record,
+            sandbox: None,
             numbered: AtomicUsize::new(0),
             unstarted: Mutex::new(BTreeMap::new()),
             unwritten: Mutex::new(Vec::new()),
@@ -501,6 +505,7 @@ impl RefereeArena {
             to_move: spec.opening.to_move,
             limit: self.limit,
             stderr,
+            sandbox: self.sandbox.as_ref(),
         };
         referee::play_watched(&setup, watch)
     }

@@ -13,6 +13,7 @@
 //! ./bot` and `VAR=x ./bot` work, in a process group of its own, which is
 //! ended whole: nothing the program started outlives it.
 
+use super::sandbox::{Cell, Sandbox};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use reversi_core::clock::MOVE_TIME_ENV;
@@ -99,6 +100,77 @@ enum Line {
     Eof,
 }
 
+/// The command that runs `command` as `sh -c` would, with the arena's
+/// variables, in the caller's environment (a hosted program: in only
+/// [`HOSTED_ENV`] of it).
+fn plain(command: &str, mark: &str, limit: Option<Duration>, trust: Trust) -> Command {
+    let mut shell = Command::new("sh");
+    if trust == Trust::Hosted {
+        shell.env_clear();
+        for name in HOSTED_ENV {
+            if let Some(value) = std::env::var_os(name) {
+                shell.env(name, value);
+            }
+        }
+        if std::env::var_os("PATH").is_none() {
+            shell.env("PATH", "/usr/local/bin:/usr/bin:/bin");
+        }
+    }
+    shell.env(MARK_ENV, mark);
+    if let Some(limit) = limit {
+        shell.env(MOVE_TIME_ENV, limit.as_millis().to_string());
+    }
+    shell.arg("-c").arg(resolve_self(command));
+    shell
+}
+
+/// The command that runs `command` in `sandbox`, in a cgroup of its own
+/// (which the child joins before it execs), with the arena's variables.
+fn sandboxed(
+    sandbox: &Sandbox,
+    command: &str,
+    mark: &str,
+    limit: Option<Duration>,
+) -> io::Result<(Command, Option<Cell>)> {
+    let mut env = vec![
+        (
+            "PATH".to_string(),
+            "/usr/local/bin:/usr/bin:/bin".to_string(),
+        ),
+        ("HOME".to_string(), "/tmp".to_string()),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+        (MARK_ENV.to_string(), mark.to_string()),
+    ];
+    if let Some(limit) = limit {
+        env.push((MOVE_TIME_ENV.to_string(), limit.as_millis().to_string()));
+    }
+    let cwd = std::env::current_dir()?;
+    let mut shell = sandbox.command(&resolve_self(command), &cwd, &env);
+    let cell = sandbox.cell()?;
+    if let Some(cell) = &cell {
+        let files = cell.procs_files();
+        // SAFETY: between fork and exec the closure only calls open, write
+        // and close on paths made before the fork, allocating nothing.
+        unsafe {
+            shell.pre_exec(move || {
+                for file in &files {
+                    let fd = nix::libc::open(file.as_ptr(), nix::libc::O_WRONLY);
+                    if fd < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    let written = nix::libc::write(fd, b"0".as_ptr().cast(), 1);
+                    nix::libc::close(fd);
+                    if written != 1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
+    }
+    Ok((shell, cell))
+}
+
 /// Whose program it is, which decides what it is given and what is
 /// said of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -168,6 +240,9 @@ pub struct Program {
     /// The end of its stderr.
     stderr: Arc<Stderr>,
     trust: Trust,
+    /// Its cgroup, when it runs in a sandbox that has them: emptied and
+    /// removed after the program (a field drops after `drop`).
+    cell: Option<Cell>,
     /// Its exit status, once known.
     status: Option<ExitStatus>,
     /// Lines received and not yet read, with their arrival.
@@ -333,30 +408,42 @@ impl Program {
         limit: Option<Duration>,
         trust: Trust,
     ) -> io::Result<Program> {
-        let mut stderr_copy = match stderr_file {
+        Program::spawn_in(command, stderr_file, limit, trust, None)
+    }
+
+    /// As [`Program::spawn_as`], in `sandbox` if given: its environment is
+    /// then only [`HOSTED_ENV`]'s kind (`PATH` of the system's folders,
+    /// `HOME=/tmp`, `LANG`) and the arena's variables, whatever `trust`.
+    pub fn spawn_in(
+        command: &str,
+        stderr_file: Option<&Path>,
+        limit: Option<Duration>,
+        trust: Trust,
+        sandbox: Option<&Sandbox>,
+    ) -> io::Result<Program> {
+        let stderr_copy = match stderr_file {
             Some(path) => Some(std::fs::File::create(path)?),
             None => None,
         };
-        let mut shell = Command::new("sh");
-        if trust == Trust::Hosted {
-            shell.env_clear();
-            for name in HOSTED_ENV {
-                if let Some(value) = std::env::var_os(name) {
-                    shell.env(name, value);
-                }
-            }
-            if std::env::var_os("PATH").is_none() {
-                shell.env("PATH", "/usr/local/bin:/usr/bin:/bin");
-            }
-        }
         let mark = new_mark();
-        shell.env(MARK_ENV, &mark);
-        if let Some(limit) = limit {
-            shell.env(MOVE_TIME_ENV, limit.as_millis().to_string());
-        }
+        let (shell, cell) = match sandbox {
+            Some(sandbox) => sandboxed(sandbox, command, &mark, limit)?,
+            None => (plain(command, &mark, limit, trust), None),
+        };
+        Program::start(shell, cell, mark, stderr_copy, trust)
+    }
+
+    /// Starts `shell` (the program's command, made), its output read as
+    /// the module's doc says.
+    fn start(
+        mut shell: Command,
+        cell: Option<Cell>,
+        mark: String,
+        stderr_copy: Option<std::fs::File>,
+        trust: Trust,
+    ) -> io::Result<Program> {
+        let mut stderr_copy = stderr_copy;
         let mut child = shell
-            .arg("-c")
-            .arg(resolve_self(command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -443,6 +530,7 @@ impl Program {
             last_error,
             stderr: kept,
             trust,
+            cell,
             status: None,
             pending: VecDeque::new(),
             output_ended: false,
@@ -603,6 +691,9 @@ impl Program {
         let mut parts = Vec::new();
         if let Some(status) = self.status {
             parts.push(status.to_string());
+        }
+        if self.cell.as_ref().is_some_and(Cell::ran_out_of_memory) {
+            parts.push("killed for going over its memory".into());
         }
         let last = self.last_error_line();
         if !last.is_empty() && self.trust == Trust::Own {

@@ -179,6 +179,8 @@ pub struct GameSetup<'a> {
     pub limit: Duration,
     /// Where each side's stderr goes (black, white), if kept.
     pub stderr: [Option<PathBuf>; 2],
+    /// The sandbox both programs run in, if any.
+    pub sandbox: Option<&'a super::sandbox::Sandbox>,
 }
 
 /// A move as the referee accepts it, for whoever watches the game.
@@ -205,10 +207,12 @@ pub fn play_watched(setup: &GameSetup, watch: &mut dyn FnMut(&Played)) -> Game {
     };
     let mut sides: Vec<Side> = Vec::new();
     for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-        match Program::spawn_with_limit(
+        match Program::spawn_in(
             setup.commands[i],
             setup.stderr[i].as_deref(),
             Some(setup.limit),
+            super::program::Trust::Own,
+            setup.sandbox,
         ) {
             Ok(program) => sides.push(Side {
                 program,

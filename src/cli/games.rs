@@ -1,6 +1,7 @@
 //! The commands that referee programs: `match`, `tournament`, `replay`.
 
 use super::{cores, failed, read_file, report, usage, CliError};
+use crate::arena::sandbox::{Limits as SandboxLimits, Sandbox};
 use crate::arena::transcript::{self, Transcript};
 use crate::arena::{parse_entrants, Openings, RefereeArena};
 use crate::r#match::MatchOptions;
@@ -34,9 +35,29 @@ pub struct RefereeFlags {
     /// Seed of the openings' order (and of the tournament's draw)
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
+    /// Run every program in the sandbox: bubblewrap (no network, its own
+    /// processes, a read-only system, of the host's files only those its
+    /// command line names) and a cgroup (memory 256 MB, 16 processes)
+    #[arg(long)]
+    sandbox: bool,
+    /// With --sandbox, run even where no cgroup can limit memory and
+    /// processes (said on stderr)
+    #[arg(long, requires = "sandbox")]
+    allow_weak_sandbox: bool,
 }
 
 impl RefereeFlags {
+    /// The sandbox `--sandbox` asks for, said on stderr; `None` without it.
+    fn sandbox(&self, command: &str) -> Result<Option<Sandbox>, CliError> {
+        if !self.sandbox {
+            return Ok(None);
+        }
+        let sandbox = Sandbox::new(SandboxLimits::default(), self.allow_weak_sandbox)
+            .map_err(|e| CliError::Failed(format!("{command}: {e}")))?;
+        eprintln!("{command}: {}", sandbox.describe());
+        Ok(Some(sandbox))
+    }
+
     fn limit(&self) -> Duration {
         Duration::from_millis(self.move_time)
     }
@@ -126,7 +147,8 @@ pub(super) fn match_games(args: &MatchArgs) -> Result<ExitCode, CliError> {
         record: args.record.as_deref().map(output_dir).transpose()?,
         show: args.show,
     };
-    let arena = options.arena();
+    let mut arena = options.arena();
+    arena.sandbox = args.referee.sandbox("match")?;
     report(|mut out| crate::r#match::run(&mut options, &arena, &mut out))?;
     check_run(&arena)
 }
@@ -203,12 +225,13 @@ pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
         .as_ref()
         .map(|d| output_dir(&d.join("games")))
         .transpose()?;
-    let arena = RefereeArena::new(
+    let mut arena = RefereeArena::new(
         entrants,
         args.referee.limit(),
         args.referee.jobs("tournament"),
         games_dir,
     );
+    arena.sandbox = args.referee.sandbox("tournament")?;
     crate::tournament::run(
         format,
         &arena,
