@@ -10,8 +10,8 @@
 //! protocol's `PLACE` lines allow, and plays on from there.
 
 use crate::arena::program::{Failure, Program, Trust, EXIT_LIMIT, SETUP_LIMIT};
-use crate::arena::sandbox::Sandbox;
 use crate::arena::referee::setup_lines;
+use crate::arena::sandbox::Sandbox;
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
 use reversi_core::protocol::Command;
@@ -162,12 +162,7 @@ pub struct Sitting {
 
 /// As [`play`], for a program of `trust`, in `sandbox` if given, keeping
 /// its stderr.
-pub fn sit(
-    table: &dyn Table,
-    command: &str,
-    trust: Trust,
-    sandbox: Option<&Sandbox>,
-) -> Sitting {
+pub fn sit(table: &dyn Table, command: &str, trust: Trust, sandbox: Option<&Sandbox>) -> Sitting {
     let mut kept = None;
     let outcome = play_as(table, command, trust, sandbox, &mut kept);
     let stderr = kept.map_or_else(String::new, |k: std::sync::Arc<_>| {

@@ -541,7 +541,10 @@ fn a_sandboxed_hosted_program_cannot_reach_the_server() {
     );
     assert_eq!(status, 201, "{reply}");
     let body = json!({ "name": "rival", "secret": "rival-secret" }).to_string();
-    assert_eq!(call(&format!("{url}/api/teams"), "POST", &[], Some(&body)).0, 201);
+    assert_eq!(
+        call(&format!("{url}/api/teams"), "POST", &[], Some(&body)).0,
+        201
+    );
     let (status, reply) = admin(
         "/api/games",
         json!({ "black": "nosy", "white": "rival", "move_time_ms": 2000 }),
@@ -563,7 +566,10 @@ fn a_sandboxed_hosted_program_cannot_reach_the_server() {
         .args(["-f", "sleep 4322"])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&left.stdout).trim().is_empty(), "left running");
+    assert!(
+        String::from_utf8_lossy(&left.stdout).trim().is_empty(),
+        "left running"
+    );
     let _ = child.kill();
     let _ = child.wait();
 }
