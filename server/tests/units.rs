@@ -302,6 +302,13 @@ mod auth {
         IpAddr::from([127, 0, 0, last])
     }
 
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
     #[test]
     fn failures_refuse_the_client_then_lapse() {
         let failures = Failures::new(Limits {
@@ -336,11 +343,7 @@ mod auth {
 
     #[test]
     fn clients_take_turns_and_the_queue_is_bounded() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
+        runtime().block_on(async {
             let queue = Arc::new(FairQueue::new(1, 3, 7));
             let order = Arc::new(Mutex::new(Vec::new()));
             // The one thread is held until every job is queued.
@@ -392,11 +395,7 @@ mod auth {
 
     #[test]
     fn a_check_whose_requester_left_is_not_run() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        runtime.block_on(async {
+        runtime().block_on(async {
             let queue = Arc::new(FairQueue::new(1, 4, 16));
             let (release, held) = std::sync::mpsc::channel::<()>();
             let blocker = {
