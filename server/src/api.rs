@@ -11,6 +11,7 @@
 //! | `GET /api/games/{id}/turn?wait=S` | a player | waits up to S s (at most 30) for its turn or the end: the game, with `"your_turn"`; [`crate::MAX_WAITS`] of a team's at once |
 //! | `POST /api/games/{id}/move` `{"move"}` | the side to move | judged and stored, then answered: the game after it |
 //! | `GET /api/games/{id}/log?side=S` | organiser, or side S's team | what a hosted program wrote to stderr in the game |
+//! | `GET /api/languages` | anyone | the languages a submission may be in: compiler version, build and run commands |
 //! | `POST /api/teams` `{"name","command"}` | organiser | registers a hosted program (201) |
 //! | `POST /api/contests` `{"name","format","entrants",...}` | organiser | creates a contest and starts it (201, `{"id"}`) |
 //! | `GET /api/contests/{id}` | anyone | the contest: state, entrants, standings, games |
@@ -492,6 +493,30 @@ pub async fn game_log(
     Ok(Json(
         json!({ "game": id, "side": side.side, "team": team, "log": log }),
     ))
+}
+
+/// `GET /api/languages`: each language a submission may be in, its
+/// compiler's version on this server (or that it has none), and the exact
+/// commands that build and run it.
+pub async fn languages() -> Result<Json<Value>, Refusal> {
+    let listed = blocking(|| {
+        Ok(crate::judge::languages::all()
+            .into_iter()
+            .map(|l| {
+                let version = crate::judge::languages::version(l.tool);
+                json!({
+                    "id": l.id,
+                    "source": l.source,
+                    "build": l.build.map(|b| b.join(" ")),
+                    "run": l.run.join(" "),
+                    "available": version.is_some(),
+                    "version": version,
+                })
+            })
+            .collect::<Vec<_>>())
+    })
+    .await?;
+    Ok(Json(json!(listed)))
 }
 
 pub async fn not_found() -> Refusal {

@@ -11,6 +11,7 @@
 //! | a stored game's position and the referee's rules | [`game`] |
 //! | contests: the tournament rules over the server's games | [`contest`] |
 //! | hosted programs, played by the server itself | [`hosted`] |
+//! | the online judge: the languages submissions may be in | [`judge`] |
 //! | work any server process may take on, held for a lease | [`lease`] |
 //! | team secrets, hashed | [`secret`] |
 //! | checking a request's secret, and the price of wrong ones | [`auth`] |
@@ -29,6 +30,7 @@ pub mod conn;
 pub mod contest;
 pub mod game;
 pub mod hosted;
+pub mod judge;
 pub mod lease;
 pub mod pages;
 pub mod rate;
@@ -453,6 +455,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/turn", get(api::turn))
         .route("/api/games/{id}/move", post(api::play))
         .route("/api/games/{id}/log", get(api::game_log))
+        .route("/api/languages", get(api::languages))
         .route("/api/contests", post(api::create_contest))
         .route("/api/contests/{id}", get(api::show_contest))
         .route("/api/contests/{id}/next", get(api::next_game))

@@ -573,3 +573,35 @@ fn a_sandboxed_hosted_program_cannot_reach_the_server() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn the_languages_name_their_compilers_and_commands() {
+    let dir = scratch("languages");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    let (status, list) = call(&format!("{}/api/languages", s.url), "GET", &[], None);
+    assert_eq!(status, 200, "{list}");
+    let list = list.as_array().unwrap();
+    let ids: Vec<&str> = list.iter().filter_map(|l| l["id"].as_str()).collect();
+    for id in [
+        "c99-gcc",
+        "c11-gcc",
+        "c99-clang",
+        "c11-clang",
+        "c++98-g++",
+        "c++17-g++",
+        "c++14-clang++",
+        "rust2021",
+        "python3",
+    ] {
+        assert!(ids.contains(&id), "{id} missing: {ids:?}");
+    }
+    let c11 = list.iter().find(|l| l["id"] == "c11-gcc").unwrap();
+    assert_eq!(c11["build"], "gcc -std=c11 -O2 -o main main.c -lm");
+    // This machine has gcc (the anchors are built with it): its version.
+    assert_eq!(c11["available"], true, "{c11}");
+    assert!(c11["version"].as_str().unwrap().starts_with("gcc"), "{c11}");
+    let nothing = list.iter().find(|l| l["available"] == false);
+    if let Some(l) = nothing {
+        assert!(l["version"].is_null(), "{l}");
+    }
+}
