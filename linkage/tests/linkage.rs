@@ -30,6 +30,22 @@ fn bot_folder(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs a copy of the bot just written. A test thread that forks while
+/// another copies holds the copy open for writing until its child execs
+/// (Linux then refuses to run the file: "Text file busy"), so that is
+/// waited out.
+fn run_copy(command: &mut Command) -> Output {
+    for _ in 0..50 {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other.expect("runs"),
+        }
+    }
+    command.output().expect("runs")
+}
+
 /// Runs the bot in `dir` from another working directory (it must use its
 /// own folder), thinking 200 ms; its output and its order.
 fn turn(dir: &Path, input: Option<&str>) -> (Output, Option<String>) {
@@ -37,11 +53,11 @@ fn turn(dir: &Path, input: Option<&str>) -> (Output, Option<String>) {
     if let Some(input) = input {
         std::fs::write(dir.join("input.txt"), input).expect("writes");
     }
-    let out = Command::new(dir.join("linkage"))
-        .current_dir(std::env::temp_dir())
-        .env("LINKAGE_THINK_MS", "200")
-        .output()
-        .expect("runs");
+    let out = run_copy(
+        Command::new(dir.join("linkage"))
+            .current_dir(std::env::temp_dir())
+            .env("LINKAGE_THINK_MS", "200"),
+    );
     let order = std::fs::read_to_string(dir.join("order.txt")).ok();
     (out, order)
 }
@@ -268,10 +284,7 @@ fn output_that_cannot_be_written_fails_with_one_line() {
     // order.txt where a folder stands in its way.
     let dir = bot_folder("unwritable");
     std::fs::create_dir_all(dir.join("order.txt")).unwrap();
-    let out = Command::new(dir.join("linkage"))
-        .env("LINKAGE_THINK_MS", "100")
-        .output()
-        .expect("runs");
+    let out = run_copy(Command::new(dir.join("linkage")).env("LINKAGE_THINK_MS", "100"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("cannot write"),
