@@ -132,7 +132,9 @@ impl Server {
                 Err(Failure::Unreachable(why)) if since.elapsed() >= RECONNECT_FOR => {
                     return Err(format!("{method} {path}: {why}"))
                 }
-                Err(Failure::Unreachable(_)) => backoff.wait(),
+                // Not an answer: a server restarting offers every turn
+                // anew, and the bot must be back within the move's time.
+                Err(Failure::Unreachable(_)) => std::thread::sleep(Duration::from_millis(200)),
             }
         }
     }

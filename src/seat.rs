@@ -59,7 +59,9 @@ impl Default for Backoff {
 
 impl Backoff {
     pub const FIRST: Duration = Duration::from_millis(100);
-    pub const MOST: Duration = Duration::from_secs(5);
+    /// A bot slowed by the server must still come back within a judge's
+    /// second.
+    pub const MOST: Duration = Duration::from_secs(1);
 
     #[must_use]
     pub fn new() -> Backoff {

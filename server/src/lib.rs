@@ -495,13 +495,22 @@ pub async fn sweep_late_games(app: Arc<App>) {
     }
 }
 
+/// The time a side whose move the store failed to take is given, beyond
+/// its move's, once the store works again: its bot may be waiting out a
+/// back-off (`reversi connect` waits up to a second between tries).
+const STALL_GRACE_MS: i64 = 2000;
+
 /// Offers the turn anew in each game whose move the store failed to take,
 /// once the store works again; returns those games.
 fn restart_stalled(app: &App) -> Vec<i64> {
     let stalled: Vec<i64> = lock(&app.stalled).iter().copied().collect();
     let mut restarted = Vec::new();
     for id in stalled {
-        if app.store.restart_turn(id, now_ms()).is_ok() {
+        if app
+            .store
+            .restart_turn(id, now_ms() + STALL_GRACE_MS)
+            .is_ok()
+        {
             lock(&app.stalled).remove(&id);
             restarted.push(id);
         }
