@@ -378,15 +378,18 @@ pub async fn turn(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let team = team_of(&app, client, &headers).await?;
-    let _waiting = app.waits.enter(&team).ok_or_else(|| {
-        refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "{} turn requests of '{team}' wait already",
-                crate::MAX_WAITS
-            ),
-        )
-    })?;
+    let _waiting = app
+        .waits
+        .enter_below(team.clone(), crate::MAX_WAITS)
+        .ok_or_else(|| {
+            refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{} turn requests of '{team}' wait already",
+                    crate::MAX_WAITS
+                ),
+            )
+        })?;
     let deadline = tokio::time::Instant::now()
         + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
     loop {
@@ -743,12 +746,15 @@ pub async fn next_game(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let team = team_of(&app, client, &headers).await?;
-    let _waiting = app.waits.enter(&team).ok_or_else(|| {
-        refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!("{} requests of '{team}' wait already", crate::MAX_WAITS),
-        )
-    })?;
+    let _waiting = app
+        .waits
+        .enter_below(team.clone(), crate::MAX_WAITS)
+        .ok_or_else(|| {
+            refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("{} requests of '{team}' wait already", crate::MAX_WAITS),
+            )
+        })?;
     let deadline = tokio::time::Instant::now()
         + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
     loop {

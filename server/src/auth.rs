@@ -83,15 +83,14 @@ fn count_one<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Count>, key: K, now: 
     if map.len() > REMEMBERED {
         map.retain(|_, c| c.at(now) > 0);
     }
-    let count = map.entry(key).or_insert(Count {
+    let fresh = Count {
         since: now,
         failures: 0,
-    });
+    };
+    let count = map.entry(key).or_insert(fresh);
+    // A spent window starts again.
     if count.at(now) == 0 {
-        *count = Count {
-            since: now,
-            failures: 0,
-        };
+        *count = fresh;
     }
     count.failures += 1;
 }

@@ -147,8 +147,8 @@ impl Phase {
         }
     }
 
-    /// A request's head is in; returns the deadline for its body.
-    fn head_read(&self) -> Instant {
+    /// A request's head is in: its body has what is left of its time.
+    fn head_read(&self) {
         let (stage, deadline) = self.get();
         // A pipelined request's bytes came in while the one before it
         // was handled: its clock starts now.
@@ -158,7 +158,6 @@ impl Phase {
             Instant::now() + self.limits.request_timeout
         };
         self.set(Stage::Body, deadline);
-        deadline
     }
 
     fn body_read(&self) {
@@ -348,7 +347,8 @@ fn send_now(fd: std::os::fd::RawFd, bytes: &[u8]) {
     }
 }
 
-/// Serves `router` on `listener` under `limits` until the listener fails.
+/// Serves `router` on `listener` under `limits`, for ever: a failed
+/// accept (out of descriptors, say) is waited out.
 pub async fn serve(
     listener: TcpListener,
     router: Router,
@@ -412,7 +412,6 @@ async fn connection(
             let client = client_of(peer.ip(), request.headers(), &proxies);
             let extensions = request.extensions_mut();
             extensions.insert(Client(client));
-            extensions.insert(axum::extract::ConnectInfo(peer));
             extensions.insert(BodyClock(Arc::clone(&phase)));
             let response = router.oneshot(request).await;
             phase.answered();
@@ -463,27 +462,25 @@ pub async fn read_body(request: Request, next: Next, most: usize) -> Response {
         );
         response
     };
+    let too_long = || {
+        closing(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("a request's body is at most {most} bytes"),
+        )
+    };
     let declared = request
         .headers()
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > most as u64) {
-        return closing(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("a request's body is at most {most} bytes"),
-        );
+        return too_long();
     }
     let (parts, body) = request.into_parts();
     let read = tokio::time::timeout_at(deadline, axum::body::to_bytes(body, most)).await;
     let bytes = match read {
         Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => {
-            return closing(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("a request's body is at most {most} bytes"),
-            )
-        }
+        Ok(Err(_)) => return too_long(),
         Err(_) => {
             return closing(
                 StatusCode::REQUEST_TIMEOUT,

@@ -80,7 +80,8 @@ pub struct App {
     /// games at once the reloads starved the turns).
     pub moved: Signals,
     pub rate: rate::Limiter,
-    pub waits: Waits,
+    /// The turn requests waiting, by team ([`MAX_WAITS`] each at most).
+    pub waits: Tally<String>,
     /// Argon2 runs on these, a few at a time: each takes 19 MB and tens
     /// of milliseconds (see [`auth`]). Checks of secrets, taken in turn by
     /// client address; registrations' hashes, on a queue of their own.
@@ -90,7 +91,7 @@ pub struct App {
     pub failures: auth::Failures,
     /// The games with a move under the server's own handling (its secret
     /// checked, its storing): their clocks are not the bot's to lose.
-    pub handling: Handling,
+    pub handling: Tally<i64>,
     /// Games whose last move could not be stored: their side's clock is
     /// stopped until the store works again (see [`sweep_late_games`]).
     pub stalled: std::sync::Mutex<std::collections::HashSet<i64>>,
@@ -255,78 +256,53 @@ impl<K: Eq + std::hash::Hash + Clone + Send + 'static> Running<K> {
     }
 }
 
-/// The turn requests waiting, by team.
-#[derive(Default)]
-pub struct Waits(std::sync::Mutex<std::collections::HashMap<String, usize>>);
+/// Requests under way, counted by a key (a team's turn requests, a
+/// game's moves being handled).
+pub struct Tally<K>(std::sync::Mutex<std::collections::HashMap<K, usize>>);
 
-/// One waiting request, counted until it is dropped.
-pub struct Waiting<'a> {
-    waits: &'a Waits,
-    team: String,
+impl<K> Default for Tally<K> {
+    fn default() -> Self {
+        Tally(std::sync::Mutex::default())
+    }
 }
 
-impl Waits {
-    /// Counts a request of `team`'s in, unless [`MAX_WAITS`] wait already.
-    pub fn enter(&self, team: &str) -> Option<Waiting<'_>> {
-        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let count = counts.entry(team.to_string()).or_insert(0);
-        if *count >= MAX_WAITS {
+/// One request counted in `tally` under `key` until it is dropped.
+pub struct Counted<'a, K: Eq + std::hash::Hash> {
+    tally: &'a Tally<K>,
+    key: K,
+}
+
+impl<K: Eq + std::hash::Hash + Clone> Tally<K> {
+    /// Counts a request under `key` in.
+    pub fn enter(&self, key: K) -> Counted<'_, K> {
+        *lock(&self.0).entry(key.clone()).or_insert(0) += 1;
+        Counted { tally: self, key }
+    }
+
+    /// Counts a request under `key` in, unless `most` are counted already.
+    pub fn enter_below(&self, key: K, most: usize) -> Option<Counted<'_, K>> {
+        let mut counts = lock(&self.0);
+        let count = counts.entry(key.clone()).or_insert(0);
+        if *count >= most {
             return None;
         }
         *count += 1;
-        Some(Waiting {
-            waits: self,
-            team: team.to_string(),
-        })
+        Some(Counted { tally: self, key })
+    }
+
+    /// Whether a request under `key` is under way.
+    pub fn busy(&self, key: &K) -> bool {
+        lock(&self.0).contains_key(key)
     }
 }
 
-impl Drop for Waiting<'_> {
+impl<K: Eq + std::hash::Hash> Drop for Counted<'_, K> {
     fn drop(&mut self) {
-        let mut counts = self.waits.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(count) = counts.get_mut(&self.team) {
+        let mut counts = lock(&self.tally.0);
+        if let Some(count) = counts.get_mut(&self.key) {
             *count -= 1;
             if *count == 0 {
-                counts.remove(&self.team);
-            }
-        }
-    }
-}
-
-/// Games with a move request under the server's own handling, and how
-/// many each: the sweep leaves their clocks alone until it is done.
-#[derive(Default)]
-pub struct Handling(std::sync::Mutex<std::collections::HashMap<i64, usize>>);
-
-/// One move request of a game under handling, until it is dropped.
-pub struct Handled<'a> {
-    handling: &'a Handling,
-    game: i64,
-}
-
-impl Handling {
-    /// Counts a move request for game `game` in.
-    pub fn enter(&self, game: i64) -> Handled<'_> {
-        *lock(&self.0).entry(game).or_insert(0) += 1;
-        Handled {
-            handling: self,
-            game,
-        }
-    }
-
-    /// Whether a move request of game `game` is being handled.
-    pub fn busy(&self, game: i64) -> bool {
-        lock(&self.0).contains_key(&game)
-    }
-}
-
-impl Drop for Handled<'_> {
-    fn drop(&mut self) {
-        let mut games = lock(&self.handling.0);
-        if let Some(count) = games.get_mut(&self.game) {
-            *count -= 1;
-            if *count == 0 {
-                games.remove(&self.game);
+                counts.remove(&self.key);
             }
         }
     }
@@ -346,7 +322,7 @@ impl App {
             checked: secret::Checked::default(),
             moved: Signals::default(),
             rate,
-            waits: Waits::default(),
+            waits: Tally::default(),
             checks: auth::FairQueue::new(
                 auth::CHECKING_THREADS,
                 auth::WAITING_PER_CLIENT,
@@ -358,7 +334,7 @@ impl App {
                 auth::WAITING / 4,
             ),
             failures: auth::Failures::new(auth_limits),
-            handling: Handling::default(),
+            handling: Tally::default(),
             stalled: std::sync::Mutex::default(),
             seats: Running::default(),
             contests: Running::default(),
@@ -538,7 +514,7 @@ fn end_late_games(app: &App) -> Vec<i64> {
         // it arrived in time, which its own judging decides.
         if row.ending.is_some()
             || now - row.turn_since_ms <= row.move_time_ms
-            || app.handling.busy(id)
+            || app.handling.busy(&id)
         {
             continue;
         }

@@ -113,7 +113,7 @@ fn plain(command: &str, mark: &str, limit: Option<Duration>, trust: Trust) -> Co
             }
         }
         if std::env::var_os("PATH").is_none() {
-            shell.env("PATH", "/usr/local/bin:/usr/bin:/bin");
+            shell.env("PATH", SYSTEM_PATH);
         }
     }
     shell.env(MARK_ENV, mark);
@@ -133,10 +133,7 @@ fn sandboxed(
     limit: Option<Duration>,
 ) -> io::Result<(Command, Option<Cell>)> {
     let mut env = vec![
-        (
-            "PATH".to_string(),
-            "/usr/local/bin:/usr/bin:/bin".to_string(),
-        ),
+        ("PATH".to_string(), SYSTEM_PATH.to_string()),
         ("HOME".to_string(), "/tmp".to_string()),
         ("LANG".to_string(), "C.UTF-8".to_string()),
         (MARK_ENV.to_string(), mark.to_string()),
@@ -189,6 +186,10 @@ pub enum Trust {
 /// The variables a hosted program is given from the server's
 /// environment, besides the arena's own ([`MARK_ENV`], [`MOVE_TIME_ENV`]).
 pub const HOSTED_ENV: [&str; 3] = ["PATH", "HOME", "LANG"];
+
+/// The `PATH` of a program whose caller has none to give it, or that runs
+/// in a sandbox: the system's own folders.
+const SYSTEM_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// The end of a program's stderr kept for its owner, in bytes.
 pub const STDERR_KEPT: usize = 64 * 1024;
@@ -398,20 +399,11 @@ impl Program {
         stderr_file: Option<&Path>,
         limit: Option<Duration>,
     ) -> io::Result<Program> {
-        Program::spawn_as(command, stderr_file, limit, Trust::Own)
+        Program::spawn_in(command, stderr_file, limit, Trust::Own, None)
     }
 
-    /// As [`Program::spawn_with_limit`], for a program of `trust`.
-    pub fn spawn_as(
-        command: &str,
-        stderr_file: Option<&Path>,
-        limit: Option<Duration>,
-        trust: Trust,
-    ) -> io::Result<Program> {
-        Program::spawn_in(command, stderr_file, limit, trust, None)
-    }
-
-    /// As [`Program::spawn_as`], in `sandbox` if given: its environment is
+    /// As [`Program::spawn_with_limit`], for a program of `trust`, in
+    /// `sandbox` if given: its environment is
     /// then only [`HOSTED_ENV`]'s kind (`PATH` of the system's folders,
     /// `HOME=/tmp`, `LANG`) and the arena's variables, whatever `trust`.
     pub fn spawn_in(
@@ -439,10 +431,9 @@ impl Program {
         mut shell: Command,
         cell: Option<Cell>,
         mark: String,
-        stderr_copy: Option<std::fs::File>,
+        mut stderr_copy: Option<std::fs::File>,
         trust: Trust,
     ) -> io::Result<Program> {
-        let mut stderr_copy = stderr_copy;
         let mut child = shell
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
