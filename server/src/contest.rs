@@ -154,6 +154,23 @@ impl Games<'_> {
         }
     }
 
+    /// Waits, before making a game that the server plays a side of, until
+    /// one of its judge slots is free (see [`crate::cores`]): a game's
+    /// programs have a core of their own.
+    fn wait_for_a_judge(&self, black: &str, white: &str) {
+        if !(hosted::is_hosted(self.app, black) || hosted::is_hosted(self.app, white)) {
+            return;
+        }
+        loop {
+            self.check_lease();
+            let seen = self.app.moved.seen();
+            if self.app.cores.free() {
+                return;
+            }
+            self.app.moved.wait_past(seen, LOOK_EVERY);
+        }
+    }
+
     fn save(&self, table: &Table, bracket: Option<&str>, finished: bool) {
         patiently("a contest's standings", || {
             self.app
@@ -172,6 +189,9 @@ impl Arena for Games<'_> {
         for (k, spec) in games.iter().enumerate() {
             let seq = first + k as i64;
             let teams = self.teams.borrow();
+            if !self.made(seq) {
+                self.wait_for_a_judge(&teams[spec.black], &teams[spec.white]);
+            }
             let opening = opening_moves(&spec.opening.moves).unwrap_or_default();
             let id = loop {
                 // As before each new game: a run whose lease another
@@ -302,6 +322,7 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
     let mut names: Vec<String> = Vec::new();
     let target = games.contest.games.max(0);
     let mut played = 0i64;
+    let mut renewals_taken = std::collections::HashSet::new();
     loop {
         let seq = games.next.get();
         if !games.made(seq) {
@@ -320,6 +341,10 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         }
         let admitted = names.len() > before;
         *games.teams.borrow_mut() = names.clone();
+        if !games.made(seq) {
+            note_renewals(games, &names, seq);
+        }
+        let renewed = take_renewals(games, &names, seq, &mut pool, &mut renewals_taken);
         if target > 0 && played >= target {
             games.save(&pool.standings_table(&names), None, true);
             return;
@@ -331,7 +356,7 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         };
         let matches = elo::play_round(&mut pool, games, openings, room);
         // Saved when something changed: an idle pool looks every second.
-        if matches > 0 || admitted {
+        if matches > 0 || admitted || renewed {
             games.save(&pool.standings_table(&names), None, false);
         }
         if matches == 0 && target > 0 && names.len() >= 2 {
@@ -348,4 +373,58 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         }
         played += 2 * matches as i64;
     }
+}
+
+/// Records, before game number `seq`, each entrant of the pool whose
+/// submitted program has changed since the pool last took one in: a new
+/// active version, or none left (0). Teams that never submitted (remote
+/// bots, registered commands) have nothing to record.
+fn note_renewals(games: &Games<'_>, names: &[String], seq: i64) {
+    let store = &games.app.store;
+    let id = games.contest.id;
+    let known = patiently("a contest's renewals", || store.renewals(id));
+    for team in names {
+        let now = match patiently("a team's program", || store.active_program(team)) {
+            Some(program) => program,
+            None if patiently("a team's programs", || store.submits(team)) => 0,
+            None => continue,
+        };
+        let last = known
+            .iter()
+            .rev()
+            .find(|(_, t, _)| t == team)
+            .map(|(_, _, p)| *p);
+        if last != Some(now) {
+            patiently("a contest's renewal", || {
+                store.add_renewal(id, seq, team, now)
+            });
+        }
+    }
+}
+
+/// Takes into `pool` the renewals recorded up to game number `seq` that it
+/// has not taken yet (those in `taken`); whether there were any. A rerun
+/// takes each in at the same game number as the first run.
+fn take_renewals(
+    games: &Games<'_>,
+    names: &[String],
+    seq: i64,
+    pool: &mut elo::Pool,
+    taken: &mut std::collections::HashSet<(i64, String)>,
+) -> bool {
+    let all = patiently("a contest's renewals", || {
+        games.app.store.renewals(games.contest.id)
+    });
+    let mut any = false;
+    for (at, team, program) in all {
+        if at > seq || taken.contains(&(at, team.clone())) {
+            continue;
+        }
+        if let Some(i) = names.iter().position(|n| *n == team) {
+            pool.renew(i, program > 0);
+            any = true;
+        }
+        taken.insert((at, team));
+    }
+    any
 }

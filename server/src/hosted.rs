@@ -1,5 +1,5 @@
-//! Hosted programs: teams whose command line the organiser registered
-//! (nothing is uploaded; the organiser decides what runs). The server
+//! Hosted programs: teams whose command line the organiser registered,
+//! and teams' active submitted programs (see [`crate::judge`]). The server
 //! plays their side of each game itself, through the same seat as
 //! `reversi connect` (`reversi::seat`), with the moves judged and stored
 //! as a remote bot's are. A program restarted mid-game (the server was)
@@ -123,16 +123,63 @@ pub fn take(app: &Arc<App>, id: i64, side: usize) {
     }
 }
 
-/// Plays side `side` of game `row` on a thread of its own if its team is
-/// a hosted program and `claimed()` says this process holds its seat (asked
-/// only of a hosted side).
-fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() -> bool) {
-    let (color, team) = if side == 0 {
-        (Color::Black, &row.black)
-    } else {
-        (Color::White, &row.white)
+/// Whether team `team` is played by the server: a registered command, or
+/// an active submitted program.
+#[must_use]
+pub fn is_hosted(app: &App, team: &str) -> bool {
+    matches!(app.store.command_of(team), Ok(Some(_)))
+        || matches!(app.store.active_program(team), Ok(Some(_)))
+}
+
+/// The command that plays side `side` of game `row`: the submitted
+/// program it was made with, or its team's registered command; `None` for
+/// a remote side. A program this process cannot run (it has no judge) is
+/// said, and left to a process that can.
+fn command_for(app: &App, row: &GameRow, side: usize) -> Option<String> {
+    let team = if side == 0 { &row.black } else { &row.white };
+    let Some(program) = row.programs[side] else {
+        return app.store.command_of(team).ok().flatten();
     };
-    let Ok(Some(command)) = app.store.command_of(team) else {
+    let Some(judge) = &app.judge else {
+        eprintln!(
+            "reversi-server: game {}: this server has no judge to run program {program}",
+            row.id
+        );
+        return None;
+    };
+    let language = app.store.program(program).ok().flatten()?.language;
+    match judge.command(app, program, &language) {
+        Ok(command) => Some(command),
+        Err(e) => {
+            eprintln!("reversi-server: game {}: {e}", row.id);
+            None
+        }
+    }
+}
+
+/// A game's core, held by one of its seats until dropped.
+struct Seated {
+    app: Arc<App>,
+    game: i64,
+    core: usize,
+}
+
+impl Drop for Seated {
+    fn drop(&mut self) {
+        self.app.cores.leave(self.game);
+    }
+}
+
+/// Plays side `side` of game `row` on a thread of its own if it is hosted
+/// and `claimed()` says this process holds its seat (asked only of a
+/// hosted side), pinned to the game's core.
+fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() -> bool) {
+    let color = if side == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let Some(command) = command_for(app, row, side) else {
         return;
     };
     if !claimed() {
@@ -143,11 +190,19 @@ fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() 
         id: row.id,
         color,
     };
+    // Taken now, so that a contest counts the game at once; given back
+    // with the thread, or at once if the seat is played already.
+    let seated = Seated {
+        app: Arc::clone(app),
+        game: row.id,
+        core: app.cores.seat(row.id),
+    };
     let name = format!("game-{}-{}", row.id, color.name());
-    if !app
-        .seats
-        .spawn((row.id, side), name, move || play(&seat, &command))
-    {
+    if !app.seats.spawn((row.id, side), name, move || {
+        crate::cores::pin_thread(seated.core);
+        play(&seat, &command);
+        drop(seated);
+    }) {
         eprintln!(
             "reversi-server: game {}: no thread for {}",
             row.id,

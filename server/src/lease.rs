@@ -1,5 +1,5 @@
 //! Work that any server process may take on, held for a lease: a contest
-//! to run, a hosted side of a game to play. A process claims what has no
+//! to run, a hosted side of a game to play, a submitted program to judge. A process claims what has no
 //! live holder, renews its leases while the work goes on, and stops the
 //! work whose lease another process has taken over. When a process dies,
 //! its leases lapse and the others (or itself, started again) take the
@@ -9,7 +9,7 @@
 //! With SQLite the one process holds every lease; the same code runs, and
 //! a start lets every lease go at once ([`crate::store::Store::restart_clocks`]).
 
-use crate::{contest, hosted, now_ms, App};
+use crate::{contest, hosted, judge, now_ms, App};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -80,14 +80,17 @@ pub fn keep(app: &Arc<App>) {
 fn renew(app: &Arc<App>) -> Result<(), String> {
     let seats = app.seats.keys();
     let contests = app.contests.keys();
-    if seats.is_empty() && contests.is_empty() {
+    let programs = app.judging.keys();
+    if seats.is_empty() && contests.is_empty() && programs.is_empty() {
         return Ok(());
     }
     let lost = app
         .store
-        .renew(&app.holder, &seats, &contests, until())
+        .renew(&app.holder, &seats, &contests, &programs, until())
         .map_err(|e| format!("renewing the leases: {e}"))?;
     let any = !(lost.seats.is_empty() && lost.contests.is_empty());
+    // A program another process took over is judged there: what this one
+    // stores of it is refused (its holder is not this process).
     for seat in lost.seats {
         app.seats.give_up(seat);
     }
@@ -101,7 +104,8 @@ fn renew(app: &Arc<App>) -> Result<(), String> {
     Ok(())
 }
 
-/// Takes up the contests and hosted seats whose lease has lapsed.
+/// Takes up the contests, hosted seats and submitted programs whose lease
+/// has lapsed.
 fn claim(app: &Arc<App>) -> Result<(), String> {
     let now = now_ms();
     let ids = app
@@ -117,6 +121,16 @@ fn claim(app: &Arc<App>) -> Result<(), String> {
         .map_err(|e| format!("claiming hosted seats: {e}"))?;
     for (game, side) in seats {
         hosted::take(app, game, side);
+    }
+    if let Some(judge) = &app.judge {
+        let free = judge.workers.saturating_sub(app.judging.keys().len());
+        let programs = app
+            .store
+            .claim_programs(&app.holder, now, until(), free)
+            .map_err(|e| format!("claiming programs to judge: {e}"))?;
+        for id in programs {
+            judge::start(app, id);
+        }
     }
     Ok(())
 }

@@ -11,7 +11,8 @@
 //! | a stored game's position and the referee's rules | [`game`] |
 //! | contests: the tournament rules over the server's games | [`contest`] |
 //! | hosted programs, played by the server itself | [`hosted`] |
-//! | the online judge: the languages submissions may be in | [`judge`] |
+//! | the online judge: submissions built, checked and made active | [`judge`] |
+//! | the machine's cores shared out between hosted games | [`cores`] |
 //! | work any server process may take on, held for a lease | [`lease`] |
 //! | team secrets, hashed | [`secret`] |
 //! | checking a request's secret, and the price of wrong ones | [`auth`] |
@@ -28,6 +29,7 @@ pub mod api;
 pub mod auth;
 pub mod conn;
 pub mod contest;
+pub mod cores;
 pub mod game;
 pub mod hosted;
 pub mod judge;
@@ -103,6 +105,15 @@ pub struct App {
     pub holder: String,
     /// Hosted programs run in this sandbox, if set (`--sandbox`).
     pub sandbox: Option<reversi::arena::sandbox::Sandbox>,
+    /// The online judge, if this server takes submissions (it needs the
+    /// sandbox).
+    pub judge: Option<judge::Judge>,
+    /// The submitted programs this process is judging.
+    pub judging: Running<i64>,
+    /// The languages, as found on first asking where there is no judge.
+    pub languages: std::sync::OnceLock<Vec<judge::languages::Offered>>,
+    /// The cores, shared out between hosted games.
+    pub cores: cores::Cores,
 }
 
 /// One signal a game, made when first waited on, for the turn requests;
@@ -340,6 +351,10 @@ impl App {
             contests: Running::default(),
             holder: lease::holder_name(),
             sandbox: None,
+            judge: None,
+            judging: Running::default(),
+            languages: std::sync::OnceLock::new(),
+            cores: cores::Cores::new(cores::default_judges()),
         }
     }
 
@@ -388,6 +403,21 @@ impl App {
         Ok(())
     }
 
+    /// The languages a submission may be in, with this machine's
+    /// compilers.
+    pub fn offered(&self) -> &[judge::languages::Offered] {
+        match &self.judge {
+            Some(judge) => &judge.languages,
+            None => self.languages.get_or_init(judge::languages::offered),
+        }
+    }
+
+    /// Whether `headers` carry the organiser's token.
+    #[must_use]
+    pub fn is_admin(&self, headers: &HeaderMap) -> bool {
+        self.check_admin(headers).is_ok()
+    }
+
     fn check_admin(&self, headers: &HeaderMap) -> Result<(), api::Refusal> {
         let given = headers
             .get("authorization")
@@ -420,6 +450,16 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 /// client's address (the rate limit and the count of wrong secrets need
 /// it) and the deadline for its body.
 pub fn router(app: Arc<App>) -> Router {
+    // A submission's body is a source file: it has a limit of its own.
+    let submissions = Router::new()
+        .route(
+            "/api/programs",
+            post(api::programs::submit).get(api::programs::list),
+        )
+        .layer(DefaultBodyLimit::max(api::programs::MAX_BODY))
+        .layer(axum::middleware::from_fn(|request, next| {
+            conn::read_body(request, next, api::programs::MAX_BODY)
+        }));
     Router::new()
         .route("/", get(pages::index))
         .route("/contests/{id}", get(pages::contest_page))
@@ -438,6 +478,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/contests/{id}/pause", post(api::pause_contest))
         .route("/api/contests/{id}/resume", post(api::resume_contest))
         .route("/api/contests/{id}/entrants", post(api::add_entrant))
+        .route("/api/programs/{id}", get(api::programs::show))
+        .route("/api/programs/{id}/source", get(api::programs::source))
+        .route("/api/programs/{id}/retire", post(api::programs::retire))
         .fallback(api::not_found)
         // Innermost first: the body read whole within the request's
         // deadline, the rate limit before that, and every refusal (axum's
@@ -446,6 +489,7 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(axum::middleware::from_fn(|request, next| {
             conn::read_body(request, next, MAX_BODY)
         }))
+        .merge(submissions)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),
             rate::limit,

@@ -53,12 +53,23 @@ struct Args {
     /// A reverse proxy's address: its connections' client is the last address in X-Forwarded-For (repeatable)
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<std::net::IpAddr>,
-    /// Run hosted programs in the sandbox: bubblewrap (no network, own processes, read-only system, of the host's files only those the command names) and a cgroup (memory 256 MB, 16 processes); the server will not start where the cgroup cannot be had
+    /// Run hosted programs in the sandbox: bubblewrap (no network, own processes, read-only system, of the host's files only those the command names) and a cgroup (memory 256 MB, 16 processes); the server will not start where the cgroup cannot be had. It then takes teams' submissions (the online judge)
     #[arg(long)]
     sandbox: bool,
     /// With --sandbox, start even where no cgroup can limit memory and processes
     #[arg(long, requires = "sandbox")]
     allow_weak_sandbox: bool,
+    /// Hosted games played at once, each on a core of its own (default: the cores, less one for the server)
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
+    judges: Option<u64>,
+    /// Submissions built and checked at once (with --sandbox), on the server's core
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    compilers: u64,
+    /// Where submissions are built and their programs kept to run (default: a new folder in the system's temporary folder)
+    #[arg(long, value_name = "DIR")]
+    programs_dir: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -109,6 +120,44 @@ fn take_env_secret(name: &str) -> Option<String> {
     Some(value)
 }
 
+/// The online judge, with the languages this machine can build, said on
+/// stderr.
+fn judge(args: &Args) -> Result<reversi_server::judge::Judge, String> {
+    let folder = match &args.programs_dir {
+        Some(dir) => dir.clone(),
+        None => std::env::temp_dir().join(format!("reversi-server-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let folder = folder
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", folder.display()))?;
+    if folder.to_string_lossy().contains(char::is_whitespace) {
+        return Err(format!(
+            "{}: a programs folder's path may not hold spaces",
+            folder.display()
+        ));
+    }
+    let languages = reversi_server::judge::languages::offered();
+    let (have, lack): (Vec<_>, Vec<_>) = languages.iter().partition(|l| l.toolchain.is_some());
+    let names = |l: &[&reversi_server::judge::languages::Offered]| {
+        l.iter()
+            .map(|l| l.language.id.clone())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    eprintln!("reversi-server: judging {}", names(&have));
+    if !lack.is_empty() {
+        eprintln!("reversi-server: no compiler for {}", names(&lack));
+    }
+    Ok(reversi_server::judge::Judge {
+        languages,
+        build_limits: reversi_server::judge::build::BuildLimits::default(),
+        check_limit: std::time::Duration::from_secs(1),
+        workers: args.compilers as usize,
+        folder,
+    })
+}
+
 fn run(args: &Args) -> Result<(), String> {
     let token = match &args.admin_token_file {
         Some(path) => Some(
@@ -149,6 +198,12 @@ fn run(args: &Args) -> Result<(), String> {
             failures_per_team: args.max_team_auth_failures,
         },
     );
+    if let Some(judges) = args.judges {
+        app.cores = reversi_server::cores::Cores::new(judges as usize);
+    }
+    if sandbox.is_some() {
+        app.judge = Some(judge(args)?);
+    }
     app.sandbox = sandbox;
     let app = Arc::new(app);
     // Each connection takes a descriptor; the database and the hosted

@@ -580,7 +580,9 @@ fn the_languages_name_their_compilers_and_commands() {
     let s = start(dir.join("arena.db"), "127.0.0.1:0");
     let (status, list) = call(&format!("{}/api/languages", s.url), "GET", &[], None);
     assert_eq!(status, 200, "{list}");
-    let list = list.as_array().unwrap();
+    // Without --sandbox the server takes no submissions, and says so.
+    assert_eq!(list["judging"], false, "{list}");
+    let list = list["languages"].as_array().unwrap();
     let ids: Vec<&str> = list.iter().filter_map(|l| l["id"].as_str()).collect();
     for id in [
         "c99-gcc",
@@ -597,6 +599,9 @@ fn the_languages_name_their_compilers_and_commands() {
     }
     let c11 = list.iter().find(|l| l["id"] == "c11-gcc").unwrap();
     assert_eq!(c11["build"], "gcc -std=c11 -O2 -o main main.c -lm");
+    assert_eq!(c11["run"], "./main");
+    let python = list.iter().find(|l| l["id"] == "python3").unwrap();
+    assert_eq!(python["run"], "python3 main.py");
     // This machine has gcc (the anchors are built with it): its version.
     assert_eq!(c11["available"], true, "{c11}");
     assert!(c11["version"].as_str().unwrap().starts_with("gcc"), "{c11}");

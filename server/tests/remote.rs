@@ -88,25 +88,44 @@ impl Server {
 
     /// As [`Server::start`], with more of the server's flags.
     pub fn start_with(db: impl AsRef<std::ffi::OsStr>, addr: &str, flags: &[&str]) -> Server {
+        Server::try_start_with(db, addr, flags).unwrap_or_else(|why| panic!("{why}"))
+    }
+
+    /// As [`Server::start_with`], or what the server said if it would not
+    /// start (no sandbox on this machine, say).
+    pub fn try_start_with(
+        db: impl AsRef<std::ffi::OsStr>,
+        addr: &str,
+        flags: &[&str],
+    ) -> Result<Server, String> {
         let mut child = Command::new(server_bin())
             .args(["--addr", addr, "--db"])
             .arg(db)
             .args(flags)
             .env("REVERSI_ADMIN_TOKEN", TOKEN)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the server starts");
         let mut first = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut first)
             .unwrap();
-        let url = first
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("first line: {first}"))
-            .to_string();
-        Server { child, url }
+        // What the server says on stderr goes on to the test's.
+        let mut stderr = child.stderr.take().unwrap();
+        let Some(url) = first.trim().strip_prefix("listening on ") else {
+            let _ = child.wait();
+            let mut said = String::new();
+            let _ = std::io::Read::read_to_string(&mut stderr, &mut said);
+            return Err(format!("the server did not start: {first}{said}"));
+        };
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut stderr, &mut std::io::stderr());
+        });
+        Ok(Server {
+            child,
+            url: url.to_string(),
+        })
     }
 
     pub fn kill(&mut self) {

@@ -3,6 +3,7 @@
 
 mod attack;
 mod contests;
+mod judge;
 mod pg;
 mod remote;
 mod shared;

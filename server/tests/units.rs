@@ -170,6 +170,7 @@ mod contest {
             forfeit: forfeit.map(str::to_string),
             contest: Some((1, 0)),
             opening_plies,
+            programs: [None, None],
         }
     }
 
@@ -227,6 +228,7 @@ mod game {
             forfeit: None,
             contest: None,
             opening_plies: 0,
+            programs: [None, None],
         }
     }
 

@@ -145,25 +145,7 @@ fn sandboxed(
     let mut shell = sandbox.command(&resolve_self(command), &cwd, &env);
     let cell = sandbox.cell()?;
     if let Some(cell) = &cell {
-        let files = cell.procs_files();
-        // SAFETY: between fork and exec the closure only calls open, write
-        // and close on paths made before the fork, allocating nothing.
-        unsafe {
-            shell.pre_exec(move || {
-                for file in &files {
-                    let fd = nix::libc::open(file.as_ptr(), nix::libc::O_WRONLY);
-                    if fd < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                    let written = nix::libc::write(fd, b"0".as_ptr().cast(), 1);
-                    nix::libc::close(fd);
-                    if written != 1 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                Ok(())
-            });
-        }
+        cell.join_on_exec(&mut shell);
     }
     Ok((shell, cell))
 }

@@ -13,6 +13,7 @@
 //! removed when the program is dropped: whatever it started dies with it.
 
 use std::io;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -170,14 +171,20 @@ impl Sandbox {
         }
     }
 
-    /// A cgroup for one program, with the limits set; `None` without
-    /// cgroups.
+    /// A cgroup for one program, with the sandbox's limits set; `None`
+    /// without cgroups.
     pub fn cell(&self) -> io::Result<Option<Cell>> {
+        self.cell_with(self.limits)
+    }
+
+    /// A cgroup for one program with `limits` (a compiler's are not a
+    /// player's); `None` without cgroups.
+    pub fn cell_with(&self, limits: Limits) -> io::Result<Option<Cell>> {
         let Some(cgroups) = &self.cgroups else {
             return Ok(None);
         };
         let name = format!("p{}", CELLS.fetch_add(1, Ordering::SeqCst));
-        let memory = self.limits.memory_mb << 20;
+        let memory = limits.memory_mb << 20;
         let dirs = match cgroups {
             Cgroups::V2(ours) => {
                 let dir = ours.join(&name);
@@ -186,7 +193,7 @@ impl Sandbox {
                 let dir = &cell.dirs[0];
                 std::fs::write(dir.join("memory.max"), memory.to_string())?;
                 let _ = std::fs::write(dir.join("memory.swap.max"), "0");
-                std::fs::write(dir.join("pids.max"), self.limits.processes.to_string())?;
+                std::fs::write(dir.join("pids.max"), limits.processes.to_string())?;
                 return Ok(Some(cell));
             }
             Cgroups::V1 { memory: m, pids: p } => vec![m.join(&name), p.join(&name)],
@@ -204,10 +211,7 @@ impl Sandbox {
             cell.dirs[0].join("memory.memsw.limit_in_bytes"),
             memory.to_string(),
         );
-        std::fs::write(
-            cell.dirs[1].join("pids.max"),
-            self.limits.processes.to_string(),
-        )?;
+        std::fs::write(cell.dirs[1].join("pids.max"), limits.processes.to_string())?;
         Ok(Some(cell))
     }
 
@@ -217,24 +221,44 @@ impl Sandbox {
     /// is shown, read-only, at its own path.
     #[must_use]
     pub fn command(&self, shell_line: &str, cwd: &Path, env: &[(String, String)]) -> Command {
+        let shown: Vec<Shown> = named_paths(shell_line, cwd)
+            .into_iter()
+            .map(Shown::Read)
+            .collect();
+        self.command_showing(shell_line, cwd, env, &shown, self.limits.tmp_mb)
+    }
+
+    /// As [`Sandbox::command`], showing exactly the host's paths `shown`,
+    /// with a `/tmp` of `tmp_mb`: a compiler is shown its toolchain and
+    /// the folder it writes in, and nothing its command line names.
+    #[must_use]
+    pub fn command_showing(
+        &self,
+        shell_line: &str,
+        cwd: &Path,
+        env: &[(String, String)],
+        shown: &[Shown],
+        tmp_mb: u64,
+    ) -> Command {
         let mut c = Command::new(&self.bwrap);
         c.args(["--unshare-all", "--die-with-parent", "--new-session"]);
         for dir in SYSTEM {
             c.args(["--ro-bind-try", dir, dir]);
         }
         c.args(["--proc", "/proc", "--dev", "/dev"]);
-        c.args([
-            "--size",
-            &(self.limits.tmp_mb << 20).to_string(),
-            "--tmpfs",
-            "/tmp",
-        ]);
-        for path in named_paths(shell_line, cwd) {
-            let p = path.display().to_string();
-            c.args(["--ro-bind", &p, &p]);
+        c.args(["--size", &(tmp_mb << 20).to_string(), "--tmpfs", "/tmp"]);
+        for path in shown {
+            let (how, p) = match path {
+                Shown::Read(p) => ("--ro-bind", p.display().to_string()),
+                Shown::Write(p) => ("--bind", p.display().to_string()),
+            };
+            c.args([how, &p, &p]);
         }
         let cwd_text = cwd.display().to_string();
-        c.args(["--dir", &cwd_text, "--chdir", &cwd_text, "--clearenv"]);
+        // Then everything but /tmp (and a compiler's build folder) is
+        // read-only, the folders made for the mounts included.
+        c.args(["--dir", &cwd_text, "--remount-ro", "/"]);
+        c.args(["--chdir", &cwd_text, "--clearenv"]);
         for (k, v) in env {
             c.args(["--setenv", k, v]);
         }
@@ -242,6 +266,14 @@ impl Sandbox {
         c.current_dir(cwd);
         c
     }
+}
+
+/// A path of the host's shown in the sandbox, at its own place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shown {
+    Read(PathBuf),
+    /// Read and written: a compiler's build folder, nothing a player gets.
+    Write(PathBuf),
 }
 
 impl Drop for Sandbox {
@@ -306,6 +338,30 @@ impl Cell {
                 std::ffi::CString::new(d.join("cgroup.procs").as_os_str().as_encoded_bytes()).ok()
             })
             .collect()
+    }
+
+    /// Makes `command`'s process join the cell between fork and exec, so
+    /// that nothing it runs escapes it.
+    pub fn join_on_exec(&self, command: &mut Command) {
+        let files = self.procs_files();
+        // SAFETY: between fork and exec the closure only calls open, write
+        // and close on paths made before the fork, allocating nothing.
+        unsafe {
+            command.pre_exec(move || {
+                for file in &files {
+                    let fd = nix::libc::open(file.as_ptr(), nix::libc::O_WRONLY);
+                    if fd < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    let written = nix::libc::write(fd, b"0".as_ptr().cast(), 1);
+                    nix::libc::close(fd);
+                    if written != 1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
     }
 
     /// Whether the kernel killed something in it for want of memory.

@@ -15,6 +15,12 @@
 //! - Priority: new players first, then longer win streaks (matches won in a
 //!   row), then the order of the players file; a player's opponent is the
 //!   feasible one first in the same priority, then closest in rating.
+//! - A player's new version (the online judge's: its team submitted one)
+//!   keeps the player's rating and counts as new until its first match:
+//!   top priority, and it may meet a higher-rated player beyond the
+//!   100-point rule. The head-to-head wins of the old version are not
+//!   the new one's, so they no longer bar any pairing; its streak starts
+//!   again.
 
 use super::Table;
 use crate::arena::{paired_games, Arena, Openings, Outcome};
@@ -36,6 +42,8 @@ pub struct Rated {
     pub streak: u32,
     /// Has made at least one legal move, or not played yet.
     pub effective: bool,
+    /// Its version is new since its last match.
+    pub renewed: bool,
 }
 
 impl Default for Rated {
@@ -49,6 +57,7 @@ impl Default for Rated {
             matches: 0,
             streak: 0,
             effective: true,
+            renewed: false,
         }
     }
 }
@@ -56,7 +65,7 @@ impl Default for Rated {
 impl Rated {
     #[must_use]
     pub fn is_new(&self) -> bool {
-        self.matches == 0
+        self.matches == 0 || self.renewed
     }
 }
 
@@ -104,6 +113,24 @@ impl Pool {
             row.push(0);
         }
         self.head.push(vec![0; self.players.len()]);
+    }
+
+    /// Player `i` has a new version (`effective`: one that may play; not:
+    /// its team has none left that may).
+    pub fn renew(&mut self, i: usize, effective: bool) {
+        let p = &mut self.players[i];
+        p.effective = effective;
+        if !effective {
+            return;
+        }
+        p.renewed = true;
+        p.streak = 0;
+        for (j, row) in self.head.iter_mut().enumerate() {
+            row[i] = 0;
+            if j == i {
+                row.fill(0);
+            }
+        }
     }
 
     /// May `a` and `b` be matched now?
@@ -227,6 +254,7 @@ impl Pool {
             let won = a_won == Some(k == 0);
             let r = &mut self.players[p];
             r.matches += 1;
+            r.renewed = false;
             r.streak = if won { r.streak + 1 } else { 0 };
             // Not effective: it lost on a technicality without ever making
             // a legal move (a player whose opponent failed at once was
@@ -437,6 +465,40 @@ mod tests {
         // The new player picks first, and picks the next in priority.
         assert_eq!(pool.next_pairs(1), vec![(3, 1)]);
         assert_eq!(pool.next_pairs(2), vec![(3, 1), (0, 2)]);
+    }
+
+    #[test]
+    fn a_new_version_keeps_its_rating_goes_first_and_may_reach_up() {
+        let mut pool = Pool::new(3);
+        for p in &mut pool.players {
+            p.matches = 5;
+        }
+        pool.players[0].rating = 1700.0;
+        pool.players[1].rating = 1450.0;
+        pool.players[1].streak = 0;
+        pool.players[2].rating = 1500.0;
+        pool.players[2].streak = 3;
+        // 0 leads 2 by three games: 2, though lower rated, may meet it;
+        // 1 is 250 below 0: out of reach, until it renews.
+        pool.head[0][1] = 3;
+        assert!(!pool.feasible(0, 1));
+        assert_eq!(pool.priority()[0], 2);
+        pool.renew(1, true);
+        assert_eq!(pool.players[1].rating, 1450.0, "the rating is kept");
+        assert_eq!(pool.priority()[0], 1, "the new version goes first");
+        assert!(
+            pool.feasible(0, 1),
+            "it may reach up, and the old lead is gone"
+        );
+        assert_eq!(pool.head[0][1], 0);
+        assert_eq!(pool.next_pairs(1), vec![(1, 2)]);
+        // After a match it is one player among others again.
+        pool.record(1, 2, &[]);
+        assert!(!pool.players[1].renewed);
+        assert!(!pool.feasible(0, 1));
+        // A team left with no version that may play is matched with no one.
+        pool.renew(2, false);
+        assert!(!pool.feasible(1, 2));
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! on, and taken over by another process once it lapses.
 
 mod postgres;
+pub mod programs;
 mod schema;
 pub mod sql;
 mod sqlite;
@@ -40,6 +41,9 @@ pub struct GameRow {
     pub contest: Option<(i64, i64)>,
     /// The first moves of `moves` were the opening's, not the players'.
     pub opening_plies: usize,
+    /// The submitted program each side (black, white) ran, if it ran one:
+    /// its team's active version when the game was made.
+    pub programs: [Option<i64>; 2],
 }
 
 /// A contest as stored.
@@ -101,6 +105,8 @@ pub struct Lost {
     /// Hosted seats, as (game, side).
     pub seats: Vec<(i64, usize)>,
     pub contests: Vec<i64>,
+    /// Submitted programs being judged.
+    pub programs: Vec<i64>,
 }
 
 /// The end of a hosted program's stderr kept for a game, in bytes.
@@ -142,7 +148,7 @@ pub struct Store {
 
 /// A game row's columns, as [`Store::game`] reads them.
 const GAME_COLUMNS: &str = "id, black, white, move_time_ms, turn_since_ms, ending, forfeit, \
-                            contest, seq, opening_plies";
+                            contest, seq, opening_plies, black_program, white_program";
 
 fn game_row(r: &Row) -> Result<GameRow, StoreError> {
     Ok(GameRow {
@@ -155,6 +161,7 @@ fn game_row(r: &Row) -> Result<GameRow, StoreError> {
         forfeit: r.opt_text(6)?,
         contest: r.opt_int(7)?.zip(r.opt_int(8)?),
         opening_plies: r.int(9)? as usize,
+        programs: [r.opt_int(10)?, r.opt_int(11)?],
         moves: Vec::new(),
     })
 }
@@ -259,11 +266,13 @@ impl Store {
         now_ms: i64,
     ) -> Result<i64, StoreError> {
         self.tx(|q| {
+            let [bp, wp] = [programs::active(q, black)?, programs::active(q, white)?];
             let id = q
                 .int(
-                    "INSERT INTO games (black, white, move_time_ms, turn_since_ms, created_ms)
-                     VALUES ($1, $2, $3, $4, $4) RETURNING id",
-                    params![black, white, move_time_ms, now_ms],
+                    "INSERT INTO games (black, white, move_time_ms, turn_since_ms, created_ms,
+                                        black_program, white_program)
+                     VALUES ($1, $2, $3, $4, $4, $5, $6) RETURNING id",
+                    params![black, white, move_time_ms, now_ms, bp, wp],
                 )?
                 .ok_or_else(|| StoreError::Other("no id for the new game".into()))?;
             add_seats(q, id, black, white)?;
@@ -651,12 +660,23 @@ impl Store {
             if state.as_deref() == Some("paused") {
                 return Ok(None);
             }
+            let [bp, wp] = [programs::active(q, black)?, programs::active(q, white)?];
             let game = q
                 .int(
                     "INSERT INTO games (black, white, move_time_ms, turn_since_ms, created_ms,
-                                        contest, seq, opening_plies)
-                     VALUES ($1, $2, $3, $4, $4, $5, $6, $7) RETURNING id",
-                    params![black, white, move_time_ms, now_ms, id, seq, opening.len()],
+                                        contest, seq, opening_plies, black_program, white_program)
+                     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9) RETURNING id",
+                    params![
+                        black,
+                        white,
+                        move_time_ms,
+                        now_ms,
+                        id,
+                        seq,
+                        opening.len(),
+                        bp,
+                        wp
+                    ],
                 )?
                 .ok_or_else(|| StoreError::Other("no id for the new game".into()))?;
             for (ply, square) in opening.iter().enumerate() {
@@ -835,6 +855,7 @@ impl Store {
         holder: &str,
         seats: &[(i64, usize)],
         contests: &[i64],
+        programs: &[i64],
         until_ms: i64,
     ) -> Result<Lost, StoreError> {
         self.tx(|q| {
@@ -859,9 +880,20 @@ impl Store {
                     lost_contests.push(id);
                 }
             }
+            let mut lost_programs = Vec::new();
+            for &id in programs {
+                let renewed = q.exec(
+                    "UPDATE programs SET lease_until_ms = $3 WHERE id = $1 AND holder = $2",
+                    params![id, holder, until_ms],
+                )?;
+                if renewed == 0 {
+                    lost_programs.push(id);
+                }
+            }
             Ok(Lost {
                 seats: lost_seats,
                 contests: lost_contests,
+                programs: lost_programs,
             })
         })
     }
@@ -899,13 +931,20 @@ fn games(q: &mut dyn Sql, ids: Vec<i64>) -> Result<Vec<GameRow>, StoreError> {
     Ok(games)
 }
 
-/// A seat for each hosted side of new game `id`, free to claim.
+/// A seat for each hosted side of new game `id` (a registered command, or
+/// a submitted program), free to claim.
 fn add_seats(q: &mut dyn Sql, id: i64, black: &str, white: &str) -> Result<(), StoreError> {
-    for (side, team) in [black, white].into_iter().enumerate() {
+    for (side, (team, column)) in [(black, "black_program"), (white, "white_program")]
+        .into_iter()
+        .enumerate()
+    {
         q.exec(
-            "INSERT INTO seats (game, side, lease_until_ms)
-             SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT), 0 FROM teams
-             WHERE name = $3 AND command IS NOT NULL",
+            &format!(
+                "INSERT INTO seats (game, side, lease_until_ms)
+                 SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT), 0 FROM teams, games
+                 WHERE teams.name = $3 AND games.id = $1
+                 AND (teams.command IS NOT NULL OR games.{column} IS NOT NULL)"
+            ),
             params![id, side, team],
         )?;
     }

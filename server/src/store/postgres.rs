@@ -325,6 +325,10 @@ fn column(row: &postgres::Row, i: usize) -> Result<Value, StoreError> {
         Type::BOOL => row
             .try_get::<_, Option<bool>>(i)
             .map(|v| v.map(i64::from).into()),
+        Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(i).map(|v| match v {
+            Some(b) => Value::Bytes(b),
+            None => Value::Null,
+        }),
         _ => row
             .try_get::<_, Option<String>>(i)
             .map(|v| v.as_ref().into()),
@@ -344,6 +348,7 @@ impl ToSql for Value {
             Value::Int(v) if *ty == Type::INT2 => i16::try_from(*v)?.to_sql(ty, out),
             Value::Int(v) => v.to_sql(ty, out),
             Value::Text(t) => t.as_str().to_sql(ty, out),
+            Value::Bytes(b) => b.as_slice().to_sql(ty, out),
         }
     }
 

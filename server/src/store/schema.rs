@@ -83,12 +83,44 @@ pub const MIGRATIONS: &[&str] = &[
         text TEXT NOT NULL,
         PRIMARY KEY (game, side)
     );",
+    // 5: the online judge. Teams' submitted programs, each built once (by
+    // whichever server process claimed it, for a lease) and kept here, so
+    // that any process runs it; the program each side of a game ran; and
+    // when an Elo pool took in a team's new version, so that a rerun
+    // takes it in at the same point.
+    "CREATE TABLE programs (
+        id INTEGER PRIMARY KEY,
+        team TEXT NOT NULL REFERENCES teams(name),
+        language TEXT NOT NULL,
+        source TEXT NOT NULL,
+        state TEXT NOT NULL,
+        compile_log TEXT NOT NULL DEFAULT '',
+        reason TEXT NOT NULL DEFAULT '',
+        built BLOB,
+        builds INTEGER NOT NULL DEFAULT 0,
+        holder TEXT,
+        lease_until_ms INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        active_ms INTEGER
+    );
+    CREATE INDEX programs_of_teams ON programs(team, id);
+    CREATE INDEX programs_to_judge ON programs(id) WHERE state IN ('queued', 'compiling', 'checking');
+    ALTER TABLE games ADD COLUMN black_program INTEGER REFERENCES programs(id);
+    ALTER TABLE games ADD COLUMN white_program INTEGER REFERENCES programs(id);
+    CREATE TABLE renewals (
+        contest INTEGER NOT NULL REFERENCES contests(id),
+        seq INTEGER NOT NULL,
+        team TEXT NOT NULL REFERENCES teams(name),
+        program INTEGER NOT NULL,
+        PRIMARY KEY (contest, seq, team)
+    );",
 ];
 
-/// Migration `sql` in PostgreSQL's types: 64-bit integers, and ids from a
-/// sequence where SQLite's come from the row id.
+/// Migration `sql` in PostgreSQL's types: 64-bit integers, ids from a
+/// sequence where SQLite's come from the row id, and bytes.
 #[must_use]
 pub fn for_postgres(sql: &str) -> String {
     sql.replace("INTEGER PRIMARY KEY", "BIGSERIAL PRIMARY KEY")
         .replace("INTEGER", "BIGINT")
+        .replace("BLOB", "BYTEA")
 }

@@ -5,12 +5,20 @@
 
 use super::StoreError;
 
-/// A parameter or a column's value: the store keeps integers and texts.
+/// A parameter or a column's value: the store keeps integers, texts and
+/// bytes (a team's compiled program).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     Null,
     Int(i64),
     Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl From<&[u8]> for Value {
+    fn from(v: &[u8]) -> Value {
+        Value::Bytes(v.to_vec())
+    }
 }
 
 impl From<i64> for Value {
@@ -68,6 +76,9 @@ impl Row {
             Value::Text(t) => Err(StoreError::Other(format!(
                 "column {i}: a number was expected, not '{t}'"
             ))),
+            Value::Bytes(_) => Err(StoreError::Other(format!(
+                "column {i}: a number was expected, not bytes"
+            ))),
         }
     }
 
@@ -82,6 +93,20 @@ impl Row {
             Value::Text(t) => Ok(Some(t.clone())),
             Value::Int(v) => Err(StoreError::Other(format!(
                 "column {i}: a text was expected, not {v}"
+            ))),
+            Value::Bytes(_) => Err(StoreError::Other(format!(
+                "column {i}: a text was expected, not bytes"
+            ))),
+        }
+    }
+
+    pub fn opt_bytes(&self, i: usize) -> Result<Option<Vec<u8>>, StoreError> {
+        match self.at(i)? {
+            Value::Null => Ok(None),
+            Value::Bytes(b) => Ok(Some(b.clone())),
+            Value::Text(t) => Ok(Some(t.clone().into_bytes())),
+            Value::Int(v) => Err(StoreError::Other(format!(
+                "column {i}: bytes were expected, not {v}"
             ))),
         }
     }

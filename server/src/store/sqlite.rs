@@ -103,7 +103,7 @@ impl Sql for Tx<'_> {
                             ValueRef::Integer(v) => Value::Int(v),
                             ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into()),
                             ValueRef::Real(v) => Value::Int(v as i64),
-                            ValueRef::Blob(b) => Value::Text(String::from_utf8_lossy(b).into()),
+                            ValueRef::Blob(b) => Value::Bytes(b.to_vec()),
                         })
                     })
                     .collect::<rusqlite::Result<Vec<Value>>>()
@@ -129,6 +129,7 @@ impl rusqlite::ToSql for Value {
             Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
             Value::Int(v) => ToSqlOutput::Borrowed(ValueRef::Integer(*v)),
             Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+            Value::Bytes(b) => ToSqlOutput::Borrowed(ValueRef::Blob(b)),
         })
     }
 }

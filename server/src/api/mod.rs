@@ -12,12 +12,19 @@
 //! | `POST /api/games/{id}/move` `{"move"}` | the side to move | judged and stored, then answered: the game after it |
 //! | `GET /api/games/{id}/log?side=S` | organiser, or side S's team | what a hosted program wrote to stderr in the game |
 //! | `GET /api/languages` | anyone | the languages a submission may be in: compiler version, build and run commands |
+//! | `POST /api/programs` `{"language","source"}` | a team | submits a program (201, `{"id","state"}`; see [`programs`]) |
+//! | `GET /api/programs` | a team (its own), the organiser (all) | the programs, newest first |
+//! | `GET /api/programs/{id}` | its team, the organiser | its state, the compiler's messages, why |
+//! | `GET /api/programs/{id}/source` | its team, the organiser | its source, as a file |
+//! | `POST /api/programs/{id}/retire` | organiser | retires an active program |
 //! | `POST /api/teams` `{"name","command"}` | organiser | registers a hosted program (201) |
 //! | `POST /api/contests` `{"name","format","entrants",...}` | organiser | creates a contest and starts it (201, `{"id"}`) |
 //! | `GET /api/contests/{id}` | anyone | the contest: state, entrants, standings, games |
 //! | `GET /api/contests/{id}/next?wait=S` | an entrant | its next game in progress (`{"game","finished"}`) |
 //! | `POST /api/contests/{id}/pause`, `.../resume` | organiser | holds or lets go the contest's new games |
 //! | `POST /api/contests/{id}/entrants` `{"team"}` | organiser | a new entrant of an Elo pool |
+
+pub mod programs;
 
 use crate::auth::Full;
 use crate::conn::Client;
@@ -68,7 +75,7 @@ impl IntoResponse for Refusal {
     }
 }
 
-fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
+pub(crate) fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
     Refusal(status, why.into())
 }
 
@@ -274,6 +281,7 @@ fn game_json(row: &GameRow, team: Option<&str>) -> Result<Value, Refusal> {
         "to_move": to_move,
         "legal": if row.ending.is_some() { Vec::new() } else { position.legal() },
         "ending": row.ending,
+        "programs": { "black": row.programs[0], "white": row.programs[1] },
     });
     if let Some(team) = team {
         value["your_turn"] = json!(row.ending.is_none() && mover == team);
@@ -303,7 +311,11 @@ pub async fn show_game(
 
 /// The team the headers name, if their secret is its own (see
 /// [`crate::auth`] for what a wrong one costs, and whom).
-async fn team_of(app: &Arc<App>, client: IpAddr, headers: &HeaderMap) -> Result<String, Refusal> {
+pub(crate) async fn team_of(
+    app: &Arc<App>,
+    client: IpAddr,
+    headers: &HeaderMap,
+) -> Result<String, Refusal> {
     let header = |name: &str| {
         headers
             .get(name)
@@ -501,25 +513,31 @@ pub async fn game_log(
 /// `GET /api/languages`: each language a submission may be in, its
 /// compiler's version on this server (or that it has none), and the exact
 /// commands that build and run it.
-pub async fn languages() -> Result<Json<Value>, Refusal> {
-    let listed = blocking(|| {
-        Ok(crate::judge::languages::all()
-            .into_iter()
+pub async fn languages(State(app): State<Arc<App>>) -> Result<Json<Value>, Refusal> {
+    let worker = Arc::clone(&app);
+    let listed = blocking(move || {
+        Ok(worker
+            .offered()
+            .iter()
             .map(|l| {
-                let version = crate::judge::languages::version(l.tool);
+                let version = l.toolchain.as_ref().map(|t| t.version.clone());
                 json!({
-                    "id": l.id,
-                    "source": l.source,
-                    "build": l.build.map(|b| b.join(" ")),
-                    "run": l.run.join(" "),
+                    "id": l.language.id,
+                    "source": l.language.source,
+                    "build": l.language.build.join(" "),
+                    "run": l.language.run_line(),
                     "available": version.is_some(),
                     "version": version,
+                    "compiler": l.toolchain.as_ref().map(|t| t.program.display().to_string()),
                 })
             })
             .collect::<Vec<_>>())
     })
     .await?;
-    Ok(Json(json!(listed)))
+    Ok(Json(json!({
+        "judging": app.judge.is_some(),
+        "languages": listed,
+    })))
 }
 
 pub async fn not_found() -> Refusal {
@@ -710,7 +728,8 @@ pub async fn show_contest(
 ) -> Result<Json<Value>, Refusal> {
     let (contest, games, games_played) = load_contest_games(&app, id).await?;
     let worker = Arc::clone(&app);
-    let entrants = blocking(move || Ok(worker.store.entrants(id)?)).await?;
+    let (entrants, renewals) =
+        blocking(move || Ok((worker.store.entrants(id)?, worker.store.renewals(id)?))).await?;
     let standings: Value = contest
         .standings
         .as_deref()
@@ -725,8 +744,12 @@ pub async fn show_contest(
         "entrants": entrants.iter().map(|e| e.team.clone()).collect::<Vec<_>>(),
         "standings": standings,
         "games_played": games_played,
+        "renewals": renewals.iter().map(|(seq, team, program)| json!({
+            "before_game": seq, "team": team, "program": program,
+        })).collect::<Vec<_>>(),
         "games": games.iter().map(|g| json!({
             "id": g.id,
+            "seq": g.contest.map(|(_, seq)| seq),
             "black": g.black,
             "white": g.white,
             "moves": g.moves.len(),
