@@ -154,11 +154,11 @@ impl Games<'_> {
         }
     }
 
-    /// Waits, before making a game that the server plays a side of, until
-    /// one of its judge slots is free (see [`crate::cores`]): a game's
-    /// programs have a core of their own.
-    fn wait_for_a_judge(&self, black: &str, white: &str) {
-        if !(hosted::is_hosted(self.app, black) || hosted::is_hosted(self.app, white)) {
+    /// Waits, before making a game that the server plays a side of (one
+    /// of `teams`), until one of its judge slots is free (see
+    /// [`crate::cores`]): a game's programs have a core of their own.
+    fn wait_for_a_judge(&self, teams: &[&str]) {
+        if !teams.iter().any(|team| hosted::is_hosted(self.app, team)) {
             return;
         }
         loop {
@@ -190,7 +190,7 @@ impl Arena for Games<'_> {
             let seq = first + k as i64;
             let teams = self.teams.borrow();
             if !self.made(seq) {
-                self.wait_for_a_judge(&teams[spec.black], &teams[spec.white]);
+                self.wait_for_a_judge(&[&teams[spec.black], &teams[spec.white]]);
             }
             let opening = opening_moves(&spec.opening.moves).unwrap_or_default();
             let id = loop {
@@ -210,7 +210,16 @@ impl Arena for Games<'_> {
                 });
                 match made {
                     Some(id) => break id,
-                    None => self.while_paused(),
+                    None => {
+                        self.while_paused();
+                        // A round none of whose games was made before the
+                        // pause is chosen again after it, with whoever
+                        // came meanwhile: the contest is run again from
+                        // its stored games, which arrives here.
+                        if k == 0 {
+                            std::panic::resume_unwind(Box::new(ChooseAgain));
+                        }
+                    }
                 }
             };
             if let Some(row) = patiently("a game", || self.app.store.game(id)) {
@@ -237,18 +246,24 @@ impl Arena for Games<'_> {
 /// How a run whose lease another process took over ends.
 struct LeaseLost;
 
+/// How a run ends whose next round was chosen before a pause and never
+/// begun: it is run again.
+struct ChooseAgain;
+
 /// Starts running contest `id`, whose lease this process holds, on a
 /// thread of its own, unless it runs.
 pub fn start(app: &Arc<App>, id: i64) {
     let worker = Arc::clone(app);
-    let spawned = app.contests.spawn(id, format!("contest-{id}"), move || {
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&worker, id)));
-        if let Err(why) = run {
-            if !why.is::<LeaseLost>() {
-                std::panic::resume_unwind(why);
+    let spawned = app
+        .contests
+        .spawn(id, format!("contest-{id}"), move || loop {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&worker, id)));
+            match run {
+                Err(why) if why.is::<ChooseAgain>() => {}
+                Err(why) if !why.is::<LeaseLost>() => std::panic::resume_unwind(why),
+                _ => return,
             }
-        }
-    });
+        });
     if !spawned {
         eprintln!("reversi-server: contest {id}: no thread to run it on");
     }
@@ -326,6 +341,11 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
     loop {
         let seq = games.next.get();
         if !games.made(seq) {
+            // The next pairs are chosen once the pool may go on, so that
+            // they are chosen with whoever came meanwhile.
+            let teams: Vec<&str> = names.iter().map(String::as_str).collect();
+            games.wait_for_a_judge(&teams);
+            games.while_paused();
             patiently("a contest's entrants", || {
                 games.app.store.admit_entrants(id, seq)
             });

@@ -167,6 +167,8 @@ struct Seated {
 impl Drop for Seated {
     fn drop(&mut self) {
         self.app.cores.leave(self.game);
+        // A contest may be waiting for the core.
+        self.app.moved.poke();
     }
 }
 

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 /// A judging server: `None` (said) where this machine has no bubblewrap.
 /// Its second part says why memory and processes are not limited, if
 /// they are not.
-fn start_judge(dir: &Path, db: &str) -> Option<(Server, Option<String>)> {
+pub fn start_judge(dir: &Path, db: &str) -> Option<(Server, Option<String>)> {
     let programs = dir.join("programs").display().to_string();
     let mut flags = vec![
         "--rate",
@@ -46,7 +46,7 @@ fn start_judge(dir: &Path, db: &str) -> Option<(Server, Option<String>)> {
     }
 }
 
-fn fixture(name: &str) -> String {
+pub fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fixtures/judge")
         .join(name);
@@ -81,7 +81,7 @@ fn team_call(
 }
 
 /// Submits `source` as `team` in `language`; the program's id.
-fn submit(s: &Server, team: &str, language: &str, source: &str) -> i64 {
+pub fn submit(s: &Server, team: &str, language: &str, source: &str) -> i64 {
     let body = json!({ "language": language, "source": source });
     let (status, reply) = team_call(s, team, "POST", "/api/programs", Some(&body));
     assert_eq!(status, 201, "{team}: {reply}");
@@ -90,7 +90,7 @@ fn submit(s: &Server, team: &str, language: &str, source: &str) -> i64 {
 }
 
 /// Program `id` once the judge has given its verdict (at most `secs`).
-fn verdict(s: &Server, team: &str, id: i64, secs: u64) -> Value {
+pub fn verdict(s: &Server, team: &str, id: i64, secs: u64) -> Value {
     let since = Instant::now();
     loop {
         let (status, p) = team_call(s, team, "GET", &format!("/api/programs/{id}"), None);
@@ -108,7 +108,7 @@ fn verdict(s: &Server, team: &str, id: i64, secs: u64) -> Value {
 }
 
 /// Registers `team` and has its program in `language` made active.
-fn active(s: &Server, team: &str, language: &str, source: &str) -> i64 {
+pub fn active(s: &Server, team: &str, language: &str, source: &str) -> i64 {
     register(s, team, &secret(team));
     let id = submit(s, team, language, source);
     let p = verdict(s, team, id, 90);
@@ -130,7 +130,7 @@ fn bundle(dir: &Path) -> String {
 }
 
 /// Game `id` once ended (at most `secs`).
-fn ended(s: &Server, id: i64, secs: u64) -> Value {
+pub fn ended(s: &Server, id: i64, secs: u64) -> Value {
     let since = Instant::now();
     loop {
         let g = game(s, id);
@@ -142,7 +142,7 @@ fn ended(s: &Server, id: i64, secs: u64) -> Value {
     }
 }
 
-fn new_game(s: &Server, black: &str, white: &str, move_time_ms: u64) -> i64 {
+pub fn new_game(s: &Server, black: &str, white: &str, move_time_ms: u64) -> i64 {
     let (status, reply) = admin(
         s,
         "/api/games",
