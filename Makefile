@@ -17,7 +17,9 @@ test: lint test-deps
 
 # What the tests need besides Rust: Chromium, which opens the game pages
 # (`reversi show --html`) headless, bubblewrap, the sandbox of
-# `match --sandbox`, and PostgreSQL's server, of which the
+# `match --sandbox` and of the online judge, the compilers the judge's
+# tests submit to (gcc, g++, the system's python3), and PostgreSQL's
+# server, of which the
 # arena server's tests start a throwaway cluster of their own (as the
 # `postgres` user when they run as root). Installed with apt-get where
 # missing.
@@ -31,6 +33,10 @@ test-deps:
 	    echo "installing bubblewrap (the sandbox for programs)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq bubblewrap >/dev/null; }
+	@[ -x /usr/bin/gcc ] && [ -x /usr/bin/g++ ] && [ -x /usr/bin/python3 ] || { \
+	    echo "installing gcc, g++ and python3 (the judge's languages)"; \
+	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq gcc g++ python3 >/dev/null; }
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || { \
 	    echo "installing postgresql (for the arena server's tests)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \

@@ -74,14 +74,17 @@ impl Cores {
         self.lock().len() < self.games.len()
     }
 
-    /// The core for a seat of game `game`: its other seat's, else the
-    /// slot's core with the fewest games (a game made beyond the slots, by
-    /// the organiser, shares one). Given back with [`Cores::leave`].
-    pub fn seat(&self, game: i64) -> usize {
+    /// The core for a seat of game `game`: its other seat's, else a free
+    /// slot's, the core with the fewest games; `None` while every slot is
+    /// taken. Given back with [`Cores::leave`].
+    pub fn try_seat(&self, game: i64) -> Option<usize> {
         let mut seated = self.lock();
         if let Some((core, seats)) = seated.get_mut(&game) {
             *seats += 1;
-            return *core;
+            return Some(*core);
+        }
+        if seated.len() >= self.games.len() {
+            return None;
         }
         let mut load: HashMap<usize, usize> = self.games.iter().map(|&c| (c, 0)).collect();
         for (core, _) in seated.values() {
@@ -94,7 +97,7 @@ impl Cores {
             .min_by_key(|c| load[c])
             .unwrap_or(self.server);
         seated.insert(game, (core, 1));
-        core
+        Some(core)
     }
 
     /// A seat of game `game` is done.

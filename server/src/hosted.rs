@@ -106,12 +106,7 @@ pub fn seat(app: &Arc<App>, row: &GameRow) {
         return;
     }
     for side in 0..2 {
-        play_side(app, row, side, || {
-            let until = crate::lease::until();
-            app.store
-                .claim_seat(row.id, side, &app.holder, now_ms(), until)
-                == Ok(true)
-        });
+        play_side(app, row, side, false);
     }
 }
 
@@ -119,7 +114,7 @@ pub fn seat(app: &Arc<App>, row: &GameRow) {
 /// process has claimed, on a thread of its own.
 pub fn take(app: &Arc<App>, id: i64, side: usize) {
     if let Ok(Some(row)) = app.store.game(id) {
-        play_side(app, &row, side, || true);
+        play_side(app, &row, side, true);
     }
 }
 
@@ -173,9 +168,10 @@ impl Drop for Seated {
 }
 
 /// Plays side `side` of game `row` on a thread of its own if it is hosted
-/// and `claimed()` says this process holds its seat (asked only of a
-/// hosted side), pinned to the game's core.
-fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() -> bool) {
+/// and a judge slot is free, pinned to the game's core, claiming its seat
+/// unless `claimed`. Without a slot the seat is left (or let go) unclaimed:
+/// its clock does not run, and it is claimed again once a slot is free.
+fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: bool) {
     let color = if side == 0 {
         Color::Black
     } else {
@@ -184,20 +180,31 @@ fn play_side(app: &Arc<App>, row: &GameRow, side: usize, claimed: impl FnOnce() 
     let Some(command) = command_for(app, row, side) else {
         return;
     };
-    if !claimed() {
+    let Some(core) = app.cores.try_seat(row.id) else {
+        if claimed {
+            let _ = app.store.release_seat(row.id, side, &app.holder);
+        }
+        return;
+    };
+    // Held from now, so that a contest counts the game at once; given back
+    // with the thread, or at once if the seat is not played here.
+    let seated = Seated {
+        app: Arc::clone(app),
+        game: row.id,
+        core,
+    };
+    let claimed = claimed
+        || app
+            .store
+            .claim_seat(row.id, side, &app.holder, now_ms(), crate::lease::until())
+            == Ok(true);
+    if !claimed {
         return;
     }
     let seat = Seat {
         app: Arc::clone(app),
         id: row.id,
         color,
-    };
-    // Taken now, so that a contest counts the game at once; given back
-    // with the thread, or at once if the seat is played already.
-    let seated = Seated {
-        app: Arc::clone(app),
-        game: row.id,
-        core: app.cores.seat(row.id),
     };
     let name = format!("game-{}-{}", row.id, color.name());
     if !app.seats.spawn((row.id, side), name, move || {

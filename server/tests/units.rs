@@ -429,3 +429,34 @@ mod auth {
         });
     }
 }
+
+mod cores {
+    use reversi_server::cores::Cores;
+
+    #[test]
+    fn a_game_holds_one_slot_for_both_its_seats_and_no_game_gets_more_than_the_slots() {
+        let cores = Cores::new(2);
+        let a = cores.try_seat(1).expect("a free slot");
+        assert_eq!(
+            cores.try_seat(1),
+            Some(a),
+            "its second seat shares its core"
+        );
+        let b = cores.try_seat(2).expect("the second slot");
+        assert!(cores.try_seat(3).is_none(), "both slots taken");
+        assert!(!cores.free());
+        // One seat of game 1 leaves: the game still holds its slot.
+        cores.leave(1);
+        assert!(cores.try_seat(3).is_none());
+        cores.leave(1);
+        assert!(cores.free());
+        let c = cores.try_seat(3).expect("game 1's slot");
+        // On a machine of several cores the games are on different ones,
+        // none of them the server's.
+        if std::thread::available_parallelism().map_or(1, |n| n.get()) > 2 {
+            assert_ne!(b, c);
+            assert_ne!(c, cores.server());
+        }
+        let _ = a;
+    }
+}

@@ -819,6 +819,19 @@ impl Store {
         })
     }
 
+    /// Lets go hosted seat (`game`, `side`), which `holder` claimed and
+    /// will not play now (no judge slot is free): free to claim at once.
+    pub fn release_seat(&self, game: i64, side: usize, holder: &str) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "UPDATE seats SET holder = NULL, lease_until_ms = 0
+                 WHERE game = $1 AND side = $2 AND holder = $3",
+                params![game, side, holder],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Claims for `holder`, until `until_ms`, the contests not finished
     /// whose lease has lapsed by `now_ms` (never one another process is
     /// claiming).
