@@ -17,7 +17,7 @@
 //! | team secrets, hashed | [`secret`] |
 //! | checking a request's secret, and the price of wrong ones | [`auth`] |
 //! | the HTTP API | [`api`] |
-//! | the web pages: the games, each game's page and GGF | [`pages`] |
+//! | the web pages: the games, each game's page and GGF, a team's page | [`pages`] |
 //! | a limit on each client's requests | [`rate`] |
 //! | connections: counted, timed, and whose address a request has | [`conn`] |
 //!
@@ -455,6 +455,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/api/programs",
             post(api::programs::submit).get(api::programs::list),
+        )
+        .route(
+            "/team",
+            get(pages::team::team_page).post(pages::team::team_post),
         )
         .layer(DefaultBodyLimit::max(api::programs::MAX_BODY))
         .layer(axum::middleware::from_fn(|request, next| {

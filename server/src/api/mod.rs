@@ -67,6 +67,12 @@ impl Refusal {
     pub fn new(status: StatusCode, why: &str) -> Refusal {
         Refusal(status, why.to_string())
     }
+
+    /// Its status and its line, for a page that says it.
+    #[must_use]
+    pub fn parts(&self) -> (StatusCode, &str) {
+        (self.0, &self.1)
+    }
 }
 
 impl IntoResponse for Refusal {
@@ -324,6 +330,16 @@ pub(crate) async fn team_of(
             .ok_or_else(|| refuse(StatusCode::UNAUTHORIZED, format!("no {name} header")))
     };
     let (team, secret) = (header("x-team")?, header("x-secret")?);
+    check_team(app, client, team, secret).await
+}
+
+/// `team`, if `secret` is its own (as [`team_of`], for a form's fields).
+pub(crate) async fn check_team(
+    app: &Arc<App>,
+    client: IpAddr,
+    team: String,
+    secret: String,
+) -> Result<String, Refusal> {
     if app.checked.known(&team, &secret) {
         return Ok(team);
     }
@@ -544,7 +560,8 @@ pub async fn not_found() -> Refusal {
     refuse(StatusCode::NOT_FOUND, "no such page")
 }
 
-/// Gives every refusal the API's form, `{"error": "one line"}`: axum's own
+/// Gives every refusal the API's form, `{"error": "one line"}` (a page's
+/// own refusals, in HTML, stay pages): axum's own
 /// (a path id that is not a number, a bad query, a wrong method) are
 /// plain text.
 pub async fn json_errors(
@@ -557,7 +574,7 @@ pub async fn json_errors(
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/html"));
     if json || !(status.is_client_error() || status.is_server_error()) {
         return response;
     }

@@ -53,13 +53,29 @@ pub async fn submit(
 ) -> Result<Response, Refusal> {
     let team = team_of(&app, client, &headers).await?;
     let Json(program) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let id = store(&app, team, program.language, program.source).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "id": id, "state": "queued" })),
+    )
+        .into_response())
+}
+
+/// Stores `team`'s submission of `source` in `language`, queued for the
+/// judge; its id, or why not (the API and the team's page say the same).
+pub(crate) async fn store(
+    app: &Arc<App>,
+    team: String,
+    language: String,
+    source: String,
+) -> Result<i64, Refusal> {
     let Some(judge) = &app.judge else {
         return Err(refuse(
             StatusCode::SERVICE_UNAVAILABLE,
             "this server takes no submissions: it runs without --sandbox",
         ));
     };
-    let Some(language) = judge.language(&program.language) else {
+    let Some(offered) = judge.language(&language) else {
         let ids: Vec<&str> = judge
             .languages
             .iter()
@@ -69,41 +85,40 @@ pub async fn submit(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!(
                 "no language '{}': one of {}",
-                reversi_core::protocol::quote(&program.language),
+                reversi_core::protocol::quote(&language),
                 ids.join(", ")
             ),
         ));
     };
-    if language.toolchain.is_none() {
+    if offered.toolchain.is_none() {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!(
                 "this server has no {} for {}",
-                language.language.tool, language.language.id
+                offered.language.tool, offered.language.id
             ),
         ));
     }
-    if program.source.trim().is_empty() {
+    if source.trim().is_empty() {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             "the source is empty",
         ));
     }
-    if program.source.len() > MAX_SOURCE {
+    if source.len() > MAX_SOURCE {
         return Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "the source is {} bytes; the most taken is {MAX_SOURCE}",
-                program.source.len()
+                source.len()
             ),
         ));
     }
-    let worker = Arc::clone(&app);
-    let language = program.language.clone();
+    let worker = Arc::clone(app);
     let id = blocking(move || {
         match worker
             .store
-            .add_program(&team, &language, &program.source, MOST_WAITING, now_ms())
+            .add_program(&team, &language, &source, MOST_WAITING, now_ms())
         {
             Err(StoreError::Exists) => Err(refuse(
                 StatusCode::TOO_MANY_REQUESTS,
@@ -116,11 +131,7 @@ pub async fn submit(
     })
     .await?;
     app.moved.poke();
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "id": id, "state": "queued" })),
-    )
-        .into_response())
+    Ok(id)
 }
 
 /// Program `id`, if the headers are the organiser's or its team's.

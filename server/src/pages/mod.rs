@@ -1,8 +1,11 @@
 //! The web pages, readable with scripts off and live with them on: the
 //! contests and games, each contest's page (standings, a knockout's
 //! bracket, its games), each game's page (the viewer of `reversi show
-//! --html`: the board with a slider, the moves) and its GGF. A page of a
-//! game or contest still going reloads itself when something changes.
+//! --html`: the board with a slider, the moves) and its GGF, and a team's
+//! page for its submissions ([`team`]). A page of a game or contest still
+//! going reloads itself when something changes.
+
+pub mod team;
 
 use crate::api::{blocking, load, Refusal};
 use crate::store::GameRow;
@@ -98,7 +101,7 @@ pub async fn game_ggf(
 }
 
 /// The page's frame: its title, and its body.
-fn page(title: &str, body: &str) -> String {
+pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\
          <style>body{{font-family:sans-serif;margin:1.5em}}td,th{{padding:2px 10px;text-align:left}}\
