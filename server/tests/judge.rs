@@ -302,6 +302,20 @@ fn programs_in_every_language_become_active_and_play_and_teams_see_only_their_ow
         (new_game(&s, "bundle-team", "c-team", 1000), Some("black")),
         (new_game(&s, "py-team", "bundle-team", 1000), Some("white")),
     ];
+    // Nobody plays a side for its program, not even its own team.
+    let body = json!({ "move": "d3" });
+    let (got, reply) = team_call(
+        &s,
+        "bundle-team",
+        "POST",
+        &format!("/api/games/{}/move", games[2].0),
+        Some(&body),
+    );
+    assert_eq!(got, 409, "{reply}");
+    assert!(
+        reply["error"].as_str().unwrap().contains("program"),
+        "{reply}"
+    );
     for (id, winner) in games {
         let g = ended(&s, id, 180);
         let ending = g["ending"].as_str().unwrap();
