@@ -520,6 +520,25 @@ fn hostile_programs_end_as_their_verdicts_and_harm_nothing() {
         "{}",
         reason("floods-stdout")
     );
+    // What a program wrote to stderr in its check is its team's to read,
+    // its end kept: a gigabyte of it costs a few kilobytes.
+    let at = cases
+        .iter()
+        .position(|(n, _, _)| *n == "floods-stderr")
+        .unwrap();
+    let (_, p) = team_call(
+        &s,
+        "floods-stderr",
+        "GET",
+        &format!("/api/programs/{}", submitted[at]),
+        None,
+    );
+    let log = p["check_log"].as_str().unwrap();
+    assert!(
+        log.ends_with("xxxx") && log.len() < 17 * 1024,
+        "{} bytes",
+        log.len()
+    );
     assert!(!outside.exists(), "a program wrote {}", outside.display());
     assert!(!Path::new("/usr/written").exists());
     assert!(!Path::new("written-here").exists());

@@ -36,6 +36,7 @@ fn program_json(row: &ProgramRow) -> Value {
         "state": row.state,
         "compile_log": row.compile_log,
         "reason": row.reason,
+        "check_log": row.check_log,
         "submitted_ms": row.created_ms,
         "active_ms": row.active_ms,
         "builds": row.builds,

@@ -226,6 +226,20 @@ fn clip(log: &str) -> String {
     )
 }
 
+/// `text`'s last [`LOG_KEPT`] bytes, with a line saying so if it was cut
+/// (a program's stderr: its end says most).
+#[must_use]
+pub fn tail(text: &str) -> String {
+    if text.len() <= LOG_KEPT {
+        return text.to_string();
+    }
+    let mut cut = text.len() - LOG_KEPT;
+    while !text.is_char_boundary(cut) {
+        cut += 1;
+    }
+    format!("[... its first {cut} bytes left out]\n{}", &text[cut..])
+}
+
 /// A folder that is removed with everything in it when dropped.
 pub struct TempFolder(std::path::PathBuf);
 

@@ -156,7 +156,10 @@ fn judge(app: &Arc<App>, id: i64) -> Result<(), String> {
         }
     }
     let command = judge.command(app, id, &row.language)?;
-    let (verdict, _stderr) = check::check(&command, sandbox, judge.check_limit);
+    let (verdict, stderr) = check::check(&command, sandbox, judge.check_limit);
+    store
+        .keep_check_log(id, holder, &build::tail(&stderr))
+        .map_err(|e| e.to_string())?;
     match verdict {
         Ok(()) => {
             let said = format!(

@@ -85,11 +85,16 @@ fn programs_table(rows: &[ProgramRow]) -> String {
             escape_html(&p.state),
             escape_html(&p.reason)
         ));
-        if !p.compile_log.is_empty() {
-            table.push_str(&format!(
-                "<tr><td colspan=\"4\"><pre>{}</pre></td></tr>",
-                escape_html(&p.compile_log)
-            ));
+        for (what, log) in [
+            ("the compiler", &p.compile_log),
+            ("stderr, checked", &p.check_log),
+        ] {
+            if !log.is_empty() {
+                table.push_str(&format!(
+                    "<tr><td colspan=\"4\">{what}:<pre>{}</pre></td></tr>",
+                    escape_html(log)
+                ));
+            }
         }
     }
     table.push_str("</table>");

@@ -39,10 +39,12 @@ pub struct ProgramRow {
     pub builds: i64,
     /// The server process that judged it last.
     pub judged_by: Option<String>,
+    /// The end of what it wrote to stderr while it was checked.
+    pub check_log: String,
 }
 
 const PROGRAM_COLUMNS: &str =
-    "id, team, language, state, compile_log, reason, created_ms, active_ms, builds, holder";
+    "id, team, language, state, compile_log, reason, created_ms, active_ms, builds, holder, check_log";
 
 fn program_row(r: &Row) -> Result<ProgramRow, StoreError> {
     Ok(ProgramRow {
@@ -56,6 +58,7 @@ fn program_row(r: &Row) -> Result<ProgramRow, StoreError> {
         active_ms: r.opt_int(7)?,
         builds: r.int(8)?,
         judged_by: r.opt_text(9)?,
+        check_log: r.text(10)?,
     })
 }
 
@@ -224,6 +227,18 @@ impl Store {
             )?;
             q.notify("p")?;
             Ok(changed == 1)
+        })
+    }
+
+    /// Keeps what program `id`, which `holder` judges, wrote to stderr
+    /// while it was checked.
+    pub fn keep_check_log(&self, id: i64, holder: &str, text: &str) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "UPDATE programs SET check_log = $3 WHERE id = $1 AND holder = $2",
+                params![id, holder, text],
+            )?;
+            Ok(())
         })
     }
 

@@ -96,6 +96,7 @@ pub const MIGRATIONS: &[&str] = &[
         state TEXT NOT NULL,
         compile_log TEXT NOT NULL DEFAULT '',
         reason TEXT NOT NULL DEFAULT '',
+        check_log TEXT NOT NULL DEFAULT '',
         built BLOB,
         builds INTEGER NOT NULL DEFAULT 0,
         holder TEXT,
