@@ -158,7 +158,8 @@ impl Games<'_> {
     /// of `teams`), until one of its judge slots is free (see
     /// [`crate::cores`]): a game's programs have a core of their own.
     fn wait_for_a_judge(&self, teams: &[&str]) {
-        if !teams.iter().any(|team| hosted::is_hosted(self.app, team)) {
+        // A free slot is known without asking the store who is hosted.
+        if self.app.cores.free() || !teams.iter().any(|team| hosted::is_hosted(self.app, team)) {
             return;
         }
         loop {

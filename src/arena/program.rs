@@ -171,7 +171,7 @@ pub const HOSTED_ENV: [&str; 3] = ["PATH", "HOME", "LANG"];
 
 /// The `PATH` of a program whose caller has none to give it, or that runs
 /// in a sandbox: the system's own folders.
-const SYSTEM_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+pub const SYSTEM_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 /// The end of a program's stderr kept for its owner, in bytes.
 pub const STDERR_KEPT: usize = 64 * 1024;

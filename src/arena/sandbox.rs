@@ -292,6 +292,13 @@ impl Drop for Sandbox {
     }
 }
 
+/// Whether `path` is in the system's folders, which the sandbox shows
+/// every program (read-only).
+#[must_use]
+pub fn in_system(path: &Path) -> bool {
+    SYSTEM.iter().any(|s| path.starts_with(s))
+}
+
 /// `bwrap` on the PATH.
 fn find_bwrap() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -313,7 +320,7 @@ fn named_paths(line: &str, cwd: &Path) -> Vec<PathBuf> {
         let Ok(path) = path.canonicalize() else {
             continue;
         };
-        let system = SYSTEM.iter().any(|s| path.starts_with(s)) || path == Path::new("/");
+        let system = in_system(&path) || path == Path::new("/");
         if !system && !paths.contains(&path) {
             paths.push(path);
         }

@@ -333,6 +333,19 @@ pub(crate) async fn team_of(
     check_team(app, client, team, secret).await
 }
 
+/// Who asks: `None` for the organiser (the headers carry its token), else
+/// the team the headers name, if their secret is its own.
+pub(crate) async fn asker(
+    app: &Arc<App>,
+    client: IpAddr,
+    headers: &HeaderMap,
+) -> Result<Option<String>, Refusal> {
+    if app.is_admin(headers) {
+        return Ok(None);
+    }
+    team_of(app, client, headers).await.map(Some)
+}
+
 /// `team`, if `secret` is its own (as [`team_of`], for a form's fields).
 pub(crate) async fn check_team(
     app: &Arc<App>,
@@ -511,14 +524,14 @@ pub async fn game_log(
     };
     let row = load(&app, id).await?;
     let team = if index == 0 { &row.black } else { &row.white };
-    if app.check_admin(&headers).is_err() {
-        let asking = team_of(&app, client, &headers).await?;
-        if asking != *team {
-            return Err(refuse(
-                StatusCode::FORBIDDEN,
-                "a game's log is its team's and the organiser's",
-            ));
-        }
+    if asker(&app, client, &headers)
+        .await?
+        .is_some_and(|asking| asking != *team)
+    {
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            "a game's log is its team's and the organiser's",
+        ));
     }
     let worker = Arc::clone(&app);
     let log = blocking(move || Ok(worker.store.log(id, index)?)).await?;

@@ -4,7 +4,7 @@
 //! does; the organiser sees all of them and can download every source
 //! (for plagiarism checks), and retires a version.
 
-use super::{blocking, refuse, team_of, Refusal};
+use super::{asker, blocking, refuse, team_of, Refusal};
 use crate::conn::Client;
 use crate::judge::{MAX_SOURCE, MOST_WAITING};
 use crate::store::programs::ProgramRow;
@@ -142,12 +142,7 @@ async fn visible(
     headers: &HeaderMap,
     id: i64,
 ) -> Result<ProgramRow, Refusal> {
-    let admin = app.is_admin(headers);
-    let asking = if admin {
-        None
-    } else {
-        Some(team_of(app, client, headers).await?)
-    };
+    let asking = asker(app, client, headers).await?;
     let worker = Arc::clone(app);
     let row = blocking(move || Ok(worker.store.program(id)?))
         .await?
@@ -214,11 +209,7 @@ pub async fn list(
     Client(client): Client,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
-    let team = if app.is_admin(&headers) {
-        None
-    } else {
-        Some(team_of(&app, client, &headers).await?)
-    };
+    let team = asker(&app, client, &headers).await?;
     let worker = Arc::clone(&app);
     let rows = blocking(move || Ok(worker.store.programs(team.as_deref())?)).await?;
     Ok(Json(json!(rows

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 pub struct BuildLimits {
     pub wall: Duration,
     pub memory_mb: u64,
-    /// The largest file it may write, and the most of its messages kept.
+    /// The largest file it may write (the program it leaves included).
     pub output_mb: u64,
     /// Processes and threads (rustc runs a thread a codegen unit).
     pub processes: u64,
@@ -71,7 +71,7 @@ pub fn build(
     let mut shown = vec![Shown::Write(dir.to_path_buf())];
     shown.extend(toolchain.shown.iter().cloned().map(Shown::Read));
     let env = [
-        ("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        ("PATH", reversi::arena::program::SYSTEM_PATH),
         ("HOME", "/tmp"),
         ("TMPDIR", "/tmp"),
         ("LANG", "C.UTF-8"),

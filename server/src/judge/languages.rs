@@ -92,9 +92,6 @@ pub fn all() -> Vec<Language> {
     languages
 }
 
-/// The system's folders, which the sandbox shows every program.
-const SYSTEM: [&str; 4] = ["/usr/", "/bin/", "/lib/", "/sbin/"];
-
 /// A compiler as the sandbox runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Toolchain {
@@ -142,8 +139,7 @@ pub fn offered() -> Vec<Offered> {
 #[must_use]
 pub fn toolchain(tool: &str) -> Option<Toolchain> {
     let found = on_path(tool)?.canonicalize().ok()?;
-    let in_system = |p: &Path| SYSTEM.iter().any(|s| p.starts_with(s));
-    let (program, shown) = if in_system(&found) {
+    let (program, shown) = if reversi::arena::sandbox::in_system(&found) {
         (on_path(tool)?, Vec::new())
     } else if tool == "rustc" {
         // rustup's proxy: the toolchain it runs is a folder of its own.
