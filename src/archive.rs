@@ -151,12 +151,13 @@ pub fn parse_wthor(path: &Path, bytes: &[u8]) -> io::Result<Vec<Record>> {
 }
 
 /// Parses Logistello's game list: one game a line, `+d3-c3...: -04 10`
-/// (blank lines skipped). A line that is not a game is refused with its
+/// (blank lines and `#` comments, such as the first line of a file that
+/// `reversi selfplay --out` grows, skipped). A line that is not a game is refused with its
 /// number.
 pub fn parse_logistello(text: &str) -> Result<Vec<Game>, String> {
     text.lines()
         .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
         .map(|(i, line)| {
             let moves = line.split(':').next().unwrap_or("").trim_end();
             let game = moves

@@ -50,7 +50,7 @@ fn command_line() -> String {
 pub struct TrainArgs {
     #[command(flatten)]
     archives: ArchiveFlags,
-    /// More games, one a line in the Logistello list's format (what selfplay writes)
+    /// More games, one a line in the Logistello list's format (what selfplay writes; gzipped if FILE ends .gz)
     #[arg(long, value_name = "FILE")]
     extra_games: Option<PathBuf>,
     /// Where the weights go
@@ -96,7 +96,7 @@ pub(super) fn train(args: &TrainArgs) -> Result<ExitCode, CliError> {
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Games to play (1 to 1,000,000 a run: run again with another --seed for more)
+    /// Games to play (1 to 1,000,000 a run: run again with another --seed for more); with --out, the games FILE is to hold
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: u64,
     /// Openings to start from, one a line (XOT lines, say)
@@ -117,6 +117,9 @@ pub struct SelfplayArgs {
     /// Threads (1 to 1,024) [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
+    /// Append to FILE after a line saying what made its games, resuming where a stopped run left it, instead of writing to stdout
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 pub(super) fn selfplay(args: &SelfplayArgs) -> Result<ExitCode, CliError> {
@@ -141,9 +144,57 @@ pub(super) fn selfplay(args: &SelfplayArgs) -> Result<ExitCode, CliError> {
         random_plies: args.random_plies,
         seed: args.seed,
         jobs: jobs(args.jobs),
+        first: 0,
     };
     let mut log = io::stderr().lock();
-    report(|out| crate::training::selfplay::run(&options, &mut BufWriter::new(out), &mut log))
+    match &args.out {
+        None => report(|out| {
+            crate::training::selfplay::run(&options, &mut BufWriter::new(out), &mut log)
+        }),
+        Some(path) => selfplay_into(path, options, &mut log),
+    }
+}
+
+/// `selfplay --out FILE`: resumes the run FILE holds, or starts it.
+fn selfplay_into(
+    path: &Path,
+    mut options: crate::training::selfplay::Options,
+    log: &mut impl io::Write,
+) -> Result<ExitCode, CliError> {
+    use crate::training::selfplay;
+    let text = match crate::files::read_text_capped(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(failed(path.display(), e)),
+    };
+    let header = selfplay::provenance(&options);
+    let at = selfplay::resume(&text, &header).map_err(|e| failed(path.display(), e))?;
+    if at.games >= options.games {
+        eprintln!("{}: holds {} games already", path.display(), at.games);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| failed(path.display(), e))?;
+    let prepared = file.set_len(at.keep as u64).and_then(|()| {
+        use std::io::{Seek, Write};
+        file.seek(io::SeekFrom::End(0))?;
+        if at.keep == 0 {
+            writeln!(file, "{header}")?;
+        }
+        Ok(())
+    });
+    prepared.map_err(|e| failed(path.display(), e))?;
+    if at.games > 0 {
+        eprintln!("{}: resuming after game {}", path.display(), at.games);
+    }
+    options.first = at.games;
+    selfplay::run(&options, &mut BufWriter::new(file), log)
+        .map_err(|e| failed(path.display(), e))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Subcommand, Debug)]

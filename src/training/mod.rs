@@ -338,8 +338,12 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
                     format!("{}: {e}", path.display()),
                 )
             };
-            let text = crate::files::read_text_capped(path)?;
-            parse_logistello(&text).map_err(named)?
+            if path.extension().is_some_and(|e| e == "gz") {
+                crate::archive::read_logistello(path)?
+            } else {
+                let text = crate::files::read_text_capped(path)?;
+                parse_logistello(&text).map_err(named)?
+            }
         }
         None => Vec::new(),
     };

@@ -9,6 +9,13 @@
 //! (`+d3-c3+c4...: -04`, black's moves `+`, white's `-`, then black's disc
 //! count minus white's with empty squares not counted), which
 //! `reversi train --extra-games FILE` reads.
+//!
+//! With `--out FILE` a run appends to FILE instead, after a first line that
+//! says what made its games ([`provenance`]): a run stopped half way is
+//! resumed by the same command, which plays on from the first game the
+//! file lacks, and a run with other options or another evaluation is
+//! refused rather than mixed in. The file grows game by game, so a stop
+//! loses only the games in flight.
 
 use crate::parallel::Progress;
 use reversi_core::bitboard::{self, Square};
@@ -30,6 +37,8 @@ pub struct Options {
     pub random_plies: u32,
     pub seed: u64,
     pub jobs: usize,
+    /// The first game's number: the games before it are already written.
+    pub first: usize,
 }
 
 /// Table size of each job's searcher, MiB.
@@ -112,15 +121,17 @@ pub fn play_game(searcher: &mut Searcher, options: &Options, index: usize) -> Pl
     }
 }
 
-/// Plays the run with `jobs` threads, writing each game to `out` in game
-/// order as soon as those before it are written, and progress to `log`.
+/// Plays games `first..games` with `jobs` threads, writing each game to
+/// `out` in game order as soon as those before it are written (flushed, so
+/// that a stop keeps them), and progress to `log`.
 pub fn run(options: &Options, out: &mut impl Write, log: &mut impl Write) -> io::Result<()> {
     reversi_core::eval::pattern::prepare();
-    let indices: Vec<usize> = (0..options.games).collect();
-    let mut finished: Vec<Option<Played>> = vec![None; options.games];
+    let first = options.first.min(options.games);
+    let indices: Vec<usize> = (first..options.games).collect();
+    let mut finished: Vec<Option<Played>> = vec![None; indices.len()];
     let mut written = 0;
     let mut result = Ok(());
-    let mut progress = Progress::new("played", options.games, "games");
+    let mut progress = Progress::new("played", indices.len(), "games");
     crate::parallel::run(
         options.jobs,
         &indices,
@@ -133,7 +144,7 @@ pub fn run(options: &Options, out: &mut impl Write, log: &mut impl Write) -> io:
                     break;
                 };
                 if result.is_ok() {
-                    result = writeln!(out, "{}", game.line());
+                    result = writeln!(out, "{}", game.line()).and_then(|()| out.flush());
                 }
                 written += 1;
             }
@@ -142,6 +153,70 @@ pub fn run(options: &Options, out: &mut impl Write, log: &mut impl Write) -> io:
     );
     result?;
     out.flush()
+}
+
+/// The first line of a file that `--out` grows: everything a game depends
+/// on (the options but the count and the jobs, the openings and the
+/// evaluation that plays), so that only the same run is resumed into it.
+#[must_use]
+pub fn provenance(options: &Options) -> String {
+    let openings = options.openings.join("\n");
+    format!(
+        "# reversi selfplay v1: depth {}, {}% random in {} moves after the opening, seed {}, {} openings (fnv {:016x}), evaluation fnv {:016x}",
+        options.depth,
+        options.random_percent,
+        options.random_plies,
+        options.seed,
+        options.openings.len(),
+        fnv(openings.as_bytes()),
+        fnv(reversi_core::eval::pattern::tables()),
+    )
+}
+
+/// FNV-1a, 64 bits: a fingerprint, not a defence against forgery.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Where a run resumes in a file it grows.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// The whole games the file holds.
+    pub games: usize,
+    /// Its bytes to keep: a last line that a stop left half written is cut.
+    pub keep: usize,
+}
+
+/// Reads a file that `--out` grows (`text`, empty if new) for the run whose
+/// first line is `header`; an error says why the file is not this run's.
+pub fn resume(text: &str, header: &str) -> Result<Resume, String> {
+    if text.is_empty() {
+        return Ok(Resume { games: 0, keep: 0 });
+    }
+    let Some((first, rest)) = text.split_once('\n') else {
+        return Err("its first line is cut short: not a file of this command".into());
+    };
+    if first != header {
+        return Err(format!(
+            "made by another run ({first}); resume it with that run's options, or write to another file"
+        ));
+    }
+    let mut games = 0;
+    let mut keep = first.len() + 1;
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        let Some(line) = line.strip_suffix('\n') else {
+            break; // the half-written line of a stop
+        };
+        crate::archive::parse_logistello(line)
+            .ok()
+            .filter(|games| games.len() == 1 && line.contains(": "))
+            .ok_or_else(|| format!("line {}: not a game (+d3-c3...: score)", i + 2))?;
+        games += 1;
+        keep += line.len() + 1;
+    }
+    Ok(Resume { games, keep })
 }
 
 #[cfg(test)]
@@ -157,6 +232,7 @@ mod tests {
             random_plies: 20,
             seed: 7,
             jobs,
+            first: 0,
         }
     }
 
@@ -188,5 +264,53 @@ mod tests {
         // Random moves make the games differ, even from one opening.
         let distinct: std::collections::HashSet<_> = text.lines().collect();
         assert_eq!(distinct.len(), 6);
+    }
+
+    #[test]
+    fn a_resumed_run_writes_what_one_run_writes() {
+        let mut whole = Vec::new();
+        run(&options(2), &mut whole, &mut io::sink()).unwrap();
+        let whole = String::from_utf8(whole).unwrap();
+        let header = provenance(&options(2));
+        // Stopped after two games and half of the third.
+        let cut = whole
+            .lines()
+            .take(2)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>();
+        let third = whole.lines().nth(2).unwrap();
+        let stopped = format!("{header}\n{cut}{}", &third[..20]);
+        let at = resume(&stopped, &header).unwrap();
+        assert_eq!(at.games, 2);
+        assert_eq!(at.keep, header.len() + 1 + cut.len());
+        let mut file = stopped.as_bytes()[..at.keep].to_vec();
+        let resumed = Options {
+            first: at.games,
+            ..options(1)
+        };
+        run(&resumed, &mut file, &mut io::sink()).unwrap();
+        assert_eq!(
+            String::from_utf8(file).unwrap(),
+            format!("{header}\n{whole}")
+        );
+        // The archive reader skips the header line.
+        let games = crate::archive::parse_logistello(&format!("{header}\n{whole}")).unwrap();
+        assert_eq!(games.len(), 6);
+    }
+
+    #[test]
+    fn a_file_of_another_run_or_not_of_games_is_refused() {
+        let header = provenance(&options(1));
+        let other = provenance(&Options {
+            depth: 3,
+            ..options(1)
+        });
+        assert_ne!(header, other);
+        let err = resume(&format!("{other}\n"), &header).unwrap_err();
+        assert!(err.contains("depth 3"), "{err}");
+        let err = resume(&format!("{header}\n+f5-d6: +02\nhello\n"), &header).unwrap_err();
+        assert!(err.starts_with("line 3:"), "{err}");
+        assert!(resume("+f5-d6: +02\n", &header).is_err());
+        assert_eq!(resume("", &header), Ok(Resume { games: 0, keep: 0 }));
     }
 }
