@@ -27,6 +27,9 @@ pub const RECONNECT_FOR: Duration = Duration::from_secs(60);
 /// long poll is 30 s).
 const WAIT_S: u64 = 20;
 
+/// How often a bot waiting for its contest to be made asks again.
+const CONTEST_LOOK_EVERY: Duration = Duration::from_secs(1);
+
 /// What to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Play {
@@ -108,6 +111,17 @@ impl Server {
     /// `request`, tried again while the server cannot be reached, slows
     /// us down, or cannot store (for [`RECONNECT_FOR`] in all).
     fn patient(&self, path: &str, body: Option<&Value>) -> Result<Value, String> {
+        self.patient_for(path, body, |_| false)
+    }
+
+    /// `patient`, waiting also while the server refuses with a status
+    /// `wait_on` accepts (a contest not made yet, say).
+    fn patient_for(
+        &self,
+        path: &str,
+        body: Option<&Value>,
+        mut wait_on: impl FnMut(u16) -> bool,
+    ) -> Result<Value, String> {
         let since = Instant::now();
         let method = if body.is_some() { "POST" } else { "GET" };
         let mut backoff = Backoff::new();
@@ -118,6 +132,9 @@ impl Server {
                 // rate), or the server could not store: wait, ask again.
                 Err(Failure::Refused(429 | 503, _)) if since.elapsed() < RECONNECT_FOR => {
                     backoff.wait();
+                }
+                Err(Failure::Refused(code, _)) if wait_on(code) => {
+                    std::thread::sleep(CONTEST_LOOK_EVERY);
                 }
                 Err(Failure::Refused(code @ 300..=399, _)) => {
                     return Err(format!(
@@ -235,9 +252,17 @@ fn play_all(options: &Options) -> Result<Vec<String>, String> {
             // The game the program last failed in: it is left to the
             // server's clock rather than started again at once.
             let mut failed: Option<i64> = None;
+            let mut told = false;
             loop {
                 let path = format!("/api/contests/{contest}/next?wait={WAIT_S}");
-                let next = server.patient(&path, None)?;
+                // A bot may be started before its contest is made: it waits
+                // for it (and, through the long poll, for its start).
+                let next = server.patient_for(&path, None, |code| {
+                    if code == 404 && !std::mem::replace(&mut told, true) {
+                        eprintln!("reversi connect: no contest {contest} yet: waiting for it");
+                    }
+                    code == 404
+                })?;
                 if let Some(id) = next["game"].as_i64() {
                     if failed == Some(id) {
                         std::thread::sleep(Duration::from_millis(500));

@@ -42,6 +42,9 @@ pub trait Table {
     /// came too late because the game moved on is not an error: the next
     /// look shows what happened.
     fn send(&self, text: &str) -> Result<(), String>;
+    /// The program has set up (said `OK`): a table that gave it time to
+    /// start may start its clock.
+    fn ready(&self) {}
 }
 
 /// Waits that double from [`Backoff::FIRST`] up to [`Backoff::MOST`], each
@@ -224,6 +227,7 @@ fn play_as(
             "after DONE the program said '{ok}', not OK"
         )));
     }
+    table.ready();
     // The moves the program knows of; the position it was given is its
     // start, and it moves first there if its side is to move.
     let start = first.moves.len();

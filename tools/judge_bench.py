@@ -149,6 +149,8 @@ def main():
                 "games": 1, "per_pair": args.games, "move_time_ms": args.move_time})
             assert status == 201, reply
             cid = reply["id"]
+            status, reply = server.admin(f"/api/contests/{cid}/start", {})
+            assert status == 200, reply
             while True:
                 _, c = server.call("GET", f"/api/contests/{cid}")
                 if c["state"] == "finished":

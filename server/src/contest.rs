@@ -13,7 +13,7 @@
 //! point. The same rerun lets another server process take a contest over
 //! when the one that ran it dies (see [`crate::lease`]).
 
-use crate::store::{ContestRow, GameRow};
+use crate::store::{ContestRow, EntrantRow, GameRow};
 use crate::{hosted, now_ms, App};
 use reversi::arena::{Arena, Entrant, GameSpec, Openings, Outcome};
 use reversi::tournament::{bracket_svg, elo, knockout, ladder, Table};
@@ -29,6 +29,25 @@ pub const FORMATS: [&str; 3] = ["knockout", "elo", "ladder"];
 /// How long a contest waits between looks at its games (a change wakes it
 /// sooner).
 const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// How often a bot waiting on its contest is noted as seen.
+pub const SEEN_EVERY: Duration = Duration::from_secs(2);
+
+/// How recently a remote bot must have been seen waiting on its contest to
+/// count as present: a few of [`SEEN_EVERY`], so that the moment between
+/// two of its requests does not count as gone.
+const PRESENT_WITHIN_MS: i64 = 5000;
+
+/// Whether `entrant` is there to play: a hosted program (a registered
+/// command, or a submitted program that passed its check), or a remote
+/// bot whose `connect` waits on the contest.
+#[must_use]
+pub fn present(app: &App, entrant: &EntrantRow, now_ms: i64) -> bool {
+    entrant
+        .seen_ms
+        .is_some_and(|seen| now_ms - seen <= PRESENT_WITHIN_MS)
+        || hosted::is_hosted(app, &entrant.team)
+}
 
 /// An opening's moves as stored (`None` a pass), from its XOT line; `None`
 /// where a move does not replay.
@@ -101,6 +120,9 @@ struct Games<'a> {
     teams: std::cell::RefCell<Vec<String>>,
     /// The number the next game asked for gets.
     next: Cell<i64>,
+    /// The entrants (by index) that lost a game of the last round without
+    /// ever showing up for it: an Elo pool does not drop them for that.
+    absent: std::cell::RefCell<Vec<usize>>,
 }
 
 /// Runs `work` until the store answers: a contest waits out a database
@@ -140,17 +162,28 @@ impl Games<'_> {
         }
     }
 
-    /// Waits while the organiser has the contest paused.
+    /// Waits while the contest has not started, or the organiser has it
+    /// paused; starts it at its start time.
     fn while_paused(&self) {
         loop {
             self.check_lease();
             let seen = self.app.moved.seen();
-            let state =
-                patiently("a contest", || self.app.store.contest(self.contest.id)).map(|c| c.state);
-            if state.as_deref() != Some("paused") {
+            let Some(contest) = patiently("a contest", || self.app.store.contest(self.contest.id))
+            else {
                 return;
+            };
+            match contest.state.as_str() {
+                "waiting" if contest.start_at_ms.is_some_and(|at| at <= now_ms()) => {
+                    patiently("a contest's start", || {
+                        self.app
+                            .store
+                            .set_contest_state(contest.id, "waiting", "running")
+                    });
+                    self.app.moved.poke();
+                }
+                "waiting" | "paused" => self.app.moved.wait_past(seen, LOOK_EVERY),
+                _ => return,
             }
-            self.app.moved.wait_past(seen, LOOK_EVERY);
         }
     }
 
@@ -205,6 +238,7 @@ impl Arena for Games<'_> {
                         &teams[spec.black],
                         &teams[spec.white],
                         self.contest.move_time_ms,
+                        self.contest.setup_ms,
                         &opening,
                         now_ms(),
                     )
@@ -237,6 +271,19 @@ impl Arena for Games<'_> {
                 .filter_map(|&id| patiently("a game", || self.app.store.game(id)))
                 .collect();
             if rows.len() == ids.len() && rows.iter().all(|r| r.ending.is_some()) {
+                let mut absent = self.absent.borrow_mut();
+                absent.clear();
+                for (row, spec) in rows.iter().zip(games) {
+                    for (side, entrant) in [spec.black, spec.white].into_iter().enumerate() {
+                        let forfeited = matches!(
+                            (row.forfeit.as_deref(), side),
+                            (Some("black"), 0) | (Some("white"), 1) | (Some("both"), _)
+                        );
+                        if forfeited && row.setup_until_ms[side].is_some() {
+                            absent.push(entrant);
+                        }
+                    }
+                }
                 return rows.iter().map(outcome_of).collect();
             }
             self.app.moved.wait_past(seen, LOOK_EVERY);
@@ -293,6 +340,7 @@ fn run(app: &Arc<App>, id: i64) {
         contest: &contest,
         teams: std::cell::RefCell::new(names.clone()),
         next: Cell::new(0),
+        absent: std::cell::RefCell::new(Vec::new()),
     };
     let seed = contest.seed as u64;
     match contest.format.as_str() {
@@ -376,6 +424,11 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
             usize::MAX
         };
         let matches = elo::play_round(&mut pool, games, openings, room);
+        // Never offered its game (its bot never came for it): it lost the
+        // game, but may play the next when it comes.
+        for &i in games.absent.borrow().iter() {
+            pool.excuse(i);
+        }
         // Saved when something changed: an idle pool looks every second.
         if matches > 0 || admitted || renewed {
             games.save(&pool.standings_table(&names), None, false);

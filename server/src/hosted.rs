@@ -96,6 +96,15 @@ impl Table for Seat {
             Err(e) => Err(e.to_string()),
         }
     }
+
+    fn ready(&self) {
+        // Not stored: the seat's clock starts after the setup allowance,
+        // which is no worse than the program's start-up counted.
+        let _ = self
+            .app
+            .store
+            .show_up(self.id, self.color.index(), now_ms());
+    }
 }
 
 /// Seats the hosted sides of game `row` that no process plays yet: this

@@ -36,6 +36,7 @@ pub mod judge;
 pub mod lease;
 pub mod pages;
 pub mod rate;
+pub mod ready;
 pub mod secret;
 pub mod store;
 
@@ -479,6 +480,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/contests", post(api::create_contest))
         .route("/api/contests/{id}", get(api::show_contest))
         .route("/api/contests/{id}/next", get(api::next_game))
+        .route("/api/contests/{id}/start", post(api::start_contest))
         .route("/api/contests/{id}/pause", post(api::pause_contest))
         .route("/api/contests/{id}/resume", post(api::resume_contest))
         .route("/api/contests/{id}/entrants", post(api::add_entrant))

@@ -14,6 +14,8 @@ use std::sync::Arc;
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Where to listen (port 0: any free one; the address is printed)
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
@@ -72,6 +74,19 @@ struct Args {
     programs_dir: Option<PathBuf>,
 }
 
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Wait until a server answers at URL (exit 0), or say that none did in time (exit 1): for scripts that start one in the background
+    Wait {
+        /// The server, as http://HOST:PORT
+        url: String,
+        /// How long to wait, in seconds (1 to 3600)
+        #[arg(long, value_name = "S", default_value_t = 30,
+              value_parser = clap::value_parser!(u64).range(1..=3600))]
+        timeout: u64,
+    },
+}
+
 fn main() -> ExitCode {
     reversi_server::secret::return_large_blocks();
     let args = match Args::try_parse() {
@@ -91,6 +106,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(Command::Wait { url, timeout }) = &args.command {
+        if let Err(e) = reversi_server::ready::address(url) {
+            eprintln!("reversi-server: {e} (see --help)");
+            return ExitCode::from(2);
+        }
+        return match reversi_server::ready::wait(url, std::time::Duration::from_secs(*timeout)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("reversi-server: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -32,11 +32,29 @@ pub fn admin(s: &Server, path: &str, body: &Value) -> (u16, Value) {
     )
 }
 
-/// Creates the contest `body` describes, as the organiser; its id.
+/// Creates the contest `body` describes, as the organiser, and starts
+/// it; its id.
 pub fn new_contest(s: &Server, body: &Value) -> i64 {
+    let id = new_waiting_contest(s, body);
+    start_contest(s, id);
+    id
+}
+
+/// Creates the contest `body` describes, as the organiser: it waits to be
+/// started. Its id.
+pub fn new_waiting_contest(s: &Server, body: &Value) -> i64 {
     let (status, reply) = admin(s, "/api/contests", body);
     assert_eq!(status, 201, "{reply}");
-    reply["id"].as_i64().unwrap()
+    let id = reply["id"].as_i64().unwrap();
+    assert_eq!(contest(s, id)["state"], json!("waiting"));
+    id
+}
+
+/// Starts waiting contest `id`, as the organiser.
+pub fn start_contest(s: &Server, id: i64) {
+    let (status, reply) = admin(s, &format!("/api/contests/{id}/start"), &json!({}));
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["state"], json!("running"));
 }
 
 /// Registers a hosted program.
@@ -633,4 +651,132 @@ fn a_remote_program_that_fails_loses_its_games_and_the_bridge_sees_the_contest_o
     assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
     assert_eq!(c["standings"][0]["player"], json!("house"), "{c}");
     assert_eq!(c["standings"][1]["restarts"], json!(1), "{c}");
+}
+
+/// No game of contest `c` was lost on a technicality, and each was played
+/// to its end.
+fn no_forfeits(c: &Value) {
+    let games = c["games"].as_array().unwrap();
+    assert!(!games.is_empty(), "{c}");
+    for g in games {
+        let ending = g["ending"].as_str().unwrap_or("");
+        assert!(!ending.is_empty() && !ending.contains("forfeits"), "{c}");
+    }
+}
+
+/// Two games between two remote teams, 300 ms a move.
+fn pair_of_games(name: &str, teams: [&str; 2]) -> Value {
+    json!({ "name": name, "format": "ladder", "entrants": teams, "games": 1,
+            "per_pair": 2, "move_time_ms": 300 })
+}
+
+#[test]
+fn bots_started_before_their_contest_exists_play_it_without_forfeits() {
+    let dir = scratch("early");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    let teams = ["early-a", "early-b"];
+    for team in teams {
+        register_remote(&s, team);
+    }
+    // Contest 1 does not exist yet: the bots wait for it.
+    let bridges: Vec<Child> = teams
+        .iter()
+        .map(|team| connect_contest(&s, team, 1, "self --depth 1"))
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let id = new_waiting_contest(&s, &pair_of_games("early", teams));
+    assert_eq!(id, 1);
+    // Both are seen waiting on it, and nothing is played before the start.
+    let c = wait_for(&s, id, 20, |c| c["present"].as_array().unwrap().len() == 2);
+    assert_eq!(c["state"], json!("waiting"), "{c}");
+    assert_eq!(c["games_played"], json!(0), "{c}");
+    start_contest(&s, id);
+    let c = wait_for(&s, id, 60, |c| c["state"] == json!("finished"));
+    no_forfeits(&c);
+    assert_eq!(c["games"].as_array().unwrap().len(), 2, "{c}");
+    for bridge in bridges {
+        let out = wait_ok(bridge);
+        assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");
+    }
+    // Started twice, paused before its start: refused, with why.
+    let (status, reply) = admin(&s, &format!("/api/contests/{id}/start"), &json!({}));
+    assert_eq!(status, 409, "{reply}");
+    assert!(
+        reply["error"].as_str().unwrap().contains("finished"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn a_contest_made_with_nobody_there_waits_and_its_late_bots_get_their_setup_time() {
+    let dir = scratch("late-bots");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    let teams = ["late-a", "late-b"];
+    for team in teams {
+        register_remote(&s, team);
+    }
+    let id = new_waiting_contest(&s, &pair_of_games("late", teams));
+    let (status, reply) = admin(&s, &format!("/api/contests/{id}/pause"), &json!({}));
+    assert_eq!(status, 409, "a contest not started is not paused: {reply}");
+    std::thread::sleep(Duration::from_millis(1500));
+    let c = contest(&s, id);
+    assert_eq!(c["state"], json!("waiting"), "{c}");
+    assert_eq!(c["games_played"], json!(0), "{c}");
+    assert_eq!(c["present"], json!([]), "{c}");
+    // Started with nobody there: the first game is made at once, and its
+    // bots come 1.5 s later, within their 5 s to set up, at 300 ms a move.
+    start_contest(&s, id);
+    wait_for(&s, id, 20, |c| c["games_played"] == json!(1));
+    std::thread::sleep(Duration::from_millis(1500));
+    let bridges: Vec<Child> = teams
+        .iter()
+        .map(|team| connect_contest(&s, team, id, "self --depth 1"))
+        .collect();
+    let c = wait_for(&s, id, 60, |c| c["state"] == json!("finished"));
+    no_forfeits(&c);
+    for bridge in bridges {
+        wait_ok(bridge);
+    }
+}
+
+#[test]
+fn a_contest_with_a_start_time_starts_by_itself() {
+    let dir = scratch("start-at");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    hosted(&s, "at-a", &bot(1));
+    hosted(&s, "at-b", &bot(1));
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let mut body = pair_of_games("at", ["at-a", "at-b"]);
+    body["start_at"] = json!(now_s + 3);
+    let id = new_waiting_contest(&s, &body);
+    // Hosted programs are present from the first.
+    let c = contest(&s, id);
+    assert_eq!(c["present"], json!(["at-a", "at-b"]), "{c}");
+    assert_eq!(c["start_at"], json!(now_s + 3), "{c}");
+    // A second before its time it still waits.
+    let at = std::time::UNIX_EPOCH + Duration::from_secs(now_s + 2);
+    if let Ok(left) = at.duration_since(std::time::SystemTime::now()) {
+        std::thread::sleep(left);
+    }
+    let c = contest(&s, id);
+    assert_eq!(c["state"], json!("waiting"), "{c}");
+    assert_eq!(c["games_played"], json!(0), "{c}");
+    let c = wait_for(&s, id, 60, |c| c["state"] == json!("finished"));
+    no_forfeits(&c);
+}
+
+#[test]
+fn a_hosted_program_slow_to_start_does_not_lose_its_first_move() {
+    let dir = scratch("slow-start");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    // Two seconds to start, then a quick bot; 300 ms a move.
+    hosted(&s, "slow", &format!("sleep 2; exec {}", bot(1)));
+    hosted(&s, "quick", &bot(1));
+    let id = new_contest(&s, &pair_of_games("slow", ["slow", "quick"]));
+    let c = wait_for(&s, id, 60, |c| c["state"] == json!("finished"));
+    no_forfeits(&c);
+    assert_eq!(c["games"].as_array().unwrap().len(), 2, "{c}");
 }

@@ -48,7 +48,7 @@ mod store {
         store.add_team("a", "h1", 0).unwrap();
         store.add_team("b", "h2", 0).unwrap();
         assert_eq!(store.add_team("a", "h3", 0), Err(StoreError::Exists));
-        let id = store.create_game("a", "b", 1000, 5).unwrap();
+        let id = store.create_game("a", "b", 1000, 0, 5).unwrap();
         store.play(id, 0, Some("d3"), None, 10).unwrap();
         // The same ply again, or a ply ahead: stale, nothing stored.
         assert_eq!(
@@ -72,6 +72,25 @@ mod store {
         assert_eq!(game.moves, vec![Some("d3".to_string()), None]);
         assert_eq!(game.ending.as_deref(), Some("done"));
         assert_eq!(game.turn_since_ms, 12);
+
+        // With 5 s to set up, made at 100: black's clock waits until it
+        // shows up (200); white's, offered at 300, until 5,100, unless it
+        // shows up sooner (400).
+        let id = store.create_game("a", "b", 1000, 5000, 100).unwrap();
+        let game = store.game(id).unwrap().unwrap();
+        assert_eq!(game.turn_since_ms, 5100);
+        assert_eq!(game.setup_until_ms, [Some(5100), Some(5100)]);
+        store.show_up(id, 0, 200).unwrap();
+        let game = store.game(id).unwrap().unwrap();
+        assert_eq!(game.turn_since_ms, 200);
+        assert_eq!(game.setup_until_ms, [None, Some(5100)]);
+        store.play(id, 0, Some("d3"), None, 300).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().turn_since_ms, 5100);
+        store.show_up(id, 1, 400).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().turn_since_ms, 400);
+        // Black, shown up, is offered its turn now.
+        store.play(id, 1, Some("c3"), None, 500).unwrap();
+        assert_eq!(store.game(id).unwrap().unwrap().turn_since_ms, 500);
     }
 
     fn a_contest_game_is_made_once_with_its_opening_on(path: &str) {
@@ -95,34 +114,44 @@ mod store {
             state: "running".into(),
             standings: None,
             bracket: None,
+            start_at_ms: None,
+            setup_ms: 0,
         };
         let c = store
             .create_contest(&contest, &["a".into(), "b".into()], "me", 0, 0)
             .unwrap();
+        // Made waiting: no game until it starts.
+        assert_eq!(store.contest(c).unwrap().unwrap().state, "waiting");
+        assert_eq!(
+            store.make_contest_game(c, 0, "a", "b", 500, 0, &[], 1),
+            Ok(None)
+        );
+        assert!(!store.set_contest_state(c, "running", "paused").unwrap());
+        assert!(store.set_contest_state(c, "waiting", "running").unwrap());
         let opening = [Some("f5".to_string()), Some("d6".to_string())];
         let g = store
-            .make_contest_game(c, 0, "a", "b", 500, &opening, 1)
+            .make_contest_game(c, 0, "a", "b", 500, 0, &opening, 1)
             .unwrap()
             .unwrap();
         // Asked again (a contest run again after a restart): the same game.
         assert_eq!(
             store
-                .make_contest_game(c, 0, "b", "a", 500, &[], 2)
+                .make_contest_game(c, 0, "b", "a", 500, 0, &[], 2)
                 .unwrap(),
             Some(g)
         );
         // Paused: a game made before is found, a new one is not made.
-        assert!(store.set_contest_state(c, "paused").unwrap());
+        assert!(store.set_contest_state(c, "running", "paused").unwrap());
         assert_eq!(
-            store.make_contest_game(c, 0, "a", "b", 500, &[], 2),
+            store.make_contest_game(c, 0, "a", "b", 500, 0, &[], 2),
             Ok(Some(g))
         );
         assert_eq!(
-            store.make_contest_game(c, 1, "a", "b", 500, &[], 2),
+            store.make_contest_game(c, 1, "a", "b", 500, 0, &[], 2),
             Ok(None)
         );
         assert_eq!(store.contest_game(c, 1), Ok(None));
-        assert!(store.set_contest_state(c, "running").unwrap());
+        assert!(store.set_contest_state(c, "paused", "running").unwrap());
         let row = store.game(g).unwrap().unwrap();
         assert_eq!((row.black.as_str(), row.opening_plies), ("a", 2));
         assert_eq!(row.moves, opening.to_vec());
@@ -139,7 +168,7 @@ mod store {
         let more: Vec<i64> = (1..3)
             .map(|seq| {
                 store
-                    .make_contest_game(c, seq, "a", "b", 500, &[], 3)
+                    .make_contest_game(c, seq, "a", "b", 500, 0, &[], 3)
                     .unwrap()
                     .unwrap()
             })
@@ -171,6 +200,8 @@ mod contest {
             contest: Some((1, 0)),
             opening_plies,
             programs: [None, None],
+            setup_ms: 0,
+            setup_until_ms: [None, None],
         }
     }
 
@@ -229,6 +260,8 @@ mod game {
             contest: None,
             opening_plies: 0,
             programs: [None, None],
+            setup_ms: 0,
+            setup_until_ms: [None, None],
         }
     }
 
@@ -458,5 +491,35 @@ mod cores {
             assert_ne!(c, cores.server());
         }
         let _ = a;
+    }
+}
+
+mod ready {
+    use reversi_server::ready::{address, wait};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn addresses_of_urls() {
+        assert_eq!(address("http://127.0.0.1:8080").unwrap(), "127.0.0.1:8080");
+        assert_eq!(address("http://localhost/x").unwrap(), "localhost:80");
+        assert!(address("https://a:1").is_err());
+        assert!(address("http://").is_err());
+    }
+
+    #[test]
+    fn nothing_listening_is_an_error_in_time() {
+        // A port just let go: nothing listens there.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let since = Instant::now();
+        let err = wait(
+            &format!("http://127.0.0.1:{port}"),
+            Duration::from_millis(300),
+        );
+        assert!(err.unwrap_err().contains("no server answered"));
+        assert!(since.elapsed() < Duration::from_secs(5));
     }
 }

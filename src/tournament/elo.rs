@@ -133,6 +133,13 @@ impl Pool {
         }
     }
 
+    /// Player `i` lost its last match's games without being offered them
+    /// (its bot never came for them): that says nothing of whether it
+    /// plays, so it stays in the pool.
+    pub fn excuse(&mut self, i: usize) {
+        self.players[i].effective = true;
+    }
+
     /// May `a` and `b` be matched now?
     #[must_use]
     pub fn feasible(&self, a: usize, b: usize) -> bool {

@@ -59,6 +59,25 @@ const MAX_GAMES: i64 = 1_000_000;
 /// The per-move limits a game may have, in milliseconds.
 const MOVE_TIME_MS: (i64, i64) = (10, 600_000);
 
+/// A side's setup allowance (see [`crate::store::GameRow::setup_until_ms`]):
+/// what `reversi match` gives a program to start, unless a game or a
+/// contest says otherwise, and the range it may say.
+pub const SETUP_MS: i64 = 5000;
+const SETUP_RANGE_MS: (i64, i64) = (0, 60_000);
+
+/// `setup_ms` as asked for (the default without), or why not.
+fn setup_of(asked: Option<i64>) -> Result<i64, Refusal> {
+    let setup = asked.unwrap_or(SETUP_MS);
+    if (SETUP_RANGE_MS.0..=SETUP_RANGE_MS.1).contains(&setup) {
+        Ok(setup)
+    } else {
+        Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("setup_ms is {} to {}", SETUP_RANGE_MS.0, SETUP_RANGE_MS.1),
+        ))
+    }
+}
+
 /// A refusal: its status and one line.
 pub struct Refusal(StatusCode, String);
 
@@ -225,6 +244,7 @@ pub struct NewGame {
     black: String,
     white: String,
     move_time_ms: Option<i64>,
+    setup_ms: Option<i64>,
 }
 
 pub async fn create_game(
@@ -241,6 +261,7 @@ pub async fn create_game(
             format!("move_time_ms is {} to {}", MOVE_TIME_MS.0, MOVE_TIME_MS.1),
         ));
     }
+    let setup = setup_of(game.setup_ms)?;
     if game.black == game.white {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -255,7 +276,7 @@ pub async fn create_game(
         }
         let id = app
             .store
-            .create_game(&game.black, &game.white, limit, now_ms())?;
+            .create_game(&game.black, &game.white, limit, setup, now_ms())?;
         if let Some(row) = app.store.game(id)? {
             crate::hosted::seat(&app, &row);
         }
@@ -395,6 +416,19 @@ pub(crate) async fn check_team(
     }
 }
 
+/// `team`'s bot has asked for game `row`: if its side had not shown up,
+/// it has now (its clock may start). Whether that changed the game.
+async fn show_up(app: &Arc<App>, row: &GameRow, team: &str) -> Result<bool, Refusal> {
+    let side = usize::from(row.black != team);
+    if row.setup_until_ms[side].is_none() || row.ending.is_some() {
+        return Ok(false);
+    }
+    let worker = Arc::clone(app);
+    let id = row.id;
+    blocking(move || Ok(worker.store.show_up(id, side, now_ms())?)).await?;
+    Ok(true)
+}
+
 fn player_of(row: &GameRow, team: &str) -> Result<(), Refusal> {
     if row.black == team || row.white == team {
         Ok(())
@@ -433,12 +467,16 @@ pub async fn turn(
         })?;
     let deadline = tokio::time::Instant::now()
         + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
+    let mut first = true;
     loop {
         // Listen before looking, so that no move slips in between.
         let signal = app.moved.of(id);
         let changed = signal.notified();
-        let row = load(&app, id).await?;
+        let mut row = load(&app, id).await?;
         player_of(&row, &team)?;
+        if std::mem::take(&mut first) && show_up(&app, &row, &team).await? {
+            row = load(&app, id).await?;
+        }
         let value = game_json(&row, Some(&team))?;
         let settled = value["your_turn"] == json!(true) || row.ending.is_some();
         if settled || tokio::time::Instant::now() >= deadline {
@@ -630,9 +668,15 @@ pub struct NewContest {
     per_pair: Option<i64>,
     /// XOT lines; none: the standard start.
     openings: Option<String>,
+    /// When it starts by itself (seconds since the epoch); none: when the
+    /// organiser starts it.
+    start_at: Option<i64>,
+    /// Each side's setup allowance in its games, ms.
+    setup_ms: Option<i64>,
 }
 
-/// `POST /api/contests` (organiser): creates the contest and starts it.
+/// `POST /api/contests` (organiser): creates the contest, waiting for its
+/// start (`POST /api/contests/{id}/start`, or its `start_at`).
 pub async fn create_contest(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -682,6 +726,15 @@ pub async fn create_contest(
             c.format
         )));
     }
+    let setup_ms = setup_of(c.setup_ms)?;
+    let start_at_ms = match c.start_at {
+        Some(at) if !(0..=i64::MAX / 1000).contains(&at) => {
+            return Err(unprocessable(
+                "start_at is a time in seconds since 1970".into(),
+            ))
+        }
+        at => at.map(|at| at * 1000),
+    };
     let openings = c.openings.unwrap_or_default();
     if let Err(e) = reversi::arena::Openings::parse(&openings, 0) {
         return Err(unprocessable(format!("openings: {e}")));
@@ -706,9 +759,11 @@ pub async fn create_contest(
         // The databases' integers are signed: the seed keeps its bits.
         seed: c.seed.unwrap_or(1) as i64,
         openings,
-        state: "running".into(),
+        state: "waiting".into(),
         standings: None,
         bracket: None,
+        start_at_ms,
+        setup_ms,
     };
     let worker = Arc::clone(&app);
     let id = blocking(move || {
@@ -765,8 +820,17 @@ pub async fn show_contest(
 ) -> Result<Json<Value>, Refusal> {
     let (contest, games, games_played) = load_contest_games(&app, id).await?;
     let worker = Arc::clone(&app);
-    let (entrants, renewals) =
-        blocking(move || Ok((worker.store.entrants(id)?, worker.store.renewals(id)?))).await?;
+    let (entrants, renewals, present) = blocking(move || {
+        let entrants = worker.store.entrants(id)?;
+        let now = now_ms();
+        let present: Vec<String> = entrants
+            .iter()
+            .filter(|e| crate::contest::present(&worker, e, now))
+            .map(|e| e.team.clone())
+            .collect();
+        Ok((entrants, worker.store.renewals(id)?, present))
+    })
+    .await?;
     let standings: Value = contest
         .standings
         .as_deref()
@@ -778,7 +842,10 @@ pub async fn show_contest(
         "format": contest.format,
         "state": contest.state,
         "move_time_ms": contest.move_time_ms,
+        "setup_ms": contest.setup_ms,
+        "start_at": contest.start_at_ms.map(|ms| ms / 1000),
         "entrants": entrants.iter().map(|e| e.team.clone()).collect::<Vec<_>>(),
+        "present": present,
         "standings": standings,
         "games_played": games_played,
         "renewals": renewals.iter().map(|(seq, team, program)| json!({
@@ -817,15 +884,25 @@ pub async fn next_game(
         })?;
     let deadline = tokio::time::Instant::now()
         + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
+    // The bot is present while it waits (see `contest::present`): said
+    // when it asks and every SEEN_EVERY of its wait.
+    let mut said = None::<tokio::time::Instant>;
     loop {
         let worker = Arc::clone(&app);
         let asking = team.clone();
+        let say = said.is_none_or(|at| at.elapsed() >= crate::contest::SEEN_EVERY);
+        if say {
+            said = Some(tokio::time::Instant::now());
+        }
         let (state, entered, game) = blocking(move || {
             let contest = worker
                 .store
                 .contest(id)?
                 .ok_or_else(|| refuse(StatusCode::NOT_FOUND, format!("no contest {id}")))?;
             let entered = worker.store.entrants(id)?.iter().any(|e| e.team == asking);
+            if entered && say {
+                worker.store.seen(id, &asking, now_ms())?;
+            }
             let game = worker.store.next_game_of(id, &asking)?;
             Ok((contest.state, entered, game))
         })
@@ -837,8 +914,15 @@ pub async fn next_game(
             ));
         }
         let finished = state == "finished";
+        if let Some(game) = game {
+            // The game is known to the bot from here: its clock may start.
+            let row = load(&app, game).await?;
+            show_up(&app, &row, &team).await?;
+        }
         if game.is_some() || finished || tokio::time::Instant::now() >= deadline {
-            return Ok(Json(json!({ "game": game, "finished": finished })));
+            return Ok(Json(
+                json!({ "game": game, "finished": finished, "state": state }),
+            ));
         }
         tokio::time::sleep(NEXT_LOOK_EVERY).await;
     }
@@ -851,20 +935,31 @@ async fn set_state(
     app: Arc<App>,
     headers: &HeaderMap,
     id: i64,
-    state: &'static str,
+    from: &'static str,
+    to: &'static str,
 ) -> Result<Json<Value>, Refusal> {
     app.check_admin(headers)?;
     load_contest(&app, id).await?;
     let worker = Arc::clone(&app);
-    let changed = blocking(move || Ok(worker.store.set_contest_state(id, state)?)).await?;
+    let changed = blocking(move || Ok(worker.store.set_contest_state(id, from, to)?)).await?;
     if !changed {
+        let now = load_contest(&app, id).await?.state;
         return Err(refuse(
             StatusCode::CONFLICT,
-            format!("contest {id} has finished"),
+            format!("contest {id} is {now}, not {from}"),
         ));
     }
     app.moved.poke();
-    Ok(Json(json!({ "id": id, "state": state })))
+    Ok(Json(json!({ "id": id, "state": to })))
+}
+
+/// `POST /api/contests/{id}/start` (organiser): a waiting contest starts.
+pub async fn start_contest(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    set_state(app, &headers, id, "waiting", "running").await
 }
 
 /// `POST /api/contests/{id}/pause` (organiser): no new game starts; those
@@ -874,7 +969,7 @@ pub async fn pause_contest(
     Path(id): Path<i64>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
-    set_state(app, &headers, id, "paused").await
+    set_state(app, &headers, id, "running", "paused").await
 }
 
 /// `POST /api/contests/{id}/resume` (organiser).
@@ -883,7 +978,7 @@ pub async fn resume_contest(
     Path(id): Path<i64>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
-    set_state(app, &headers, id, "running").await
+    set_state(app, &headers, id, "paused", "running").await
 }
 
 #[derive(Deserialize)]

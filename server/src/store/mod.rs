@@ -44,6 +44,12 @@ pub struct GameRow {
     /// The submitted program each side (black, white) ran, if it ran one:
     /// its team's active version when the game was made.
     pub programs: [Option<i64>; 2],
+    /// How long a side that has not shown up may take to (ms).
+    pub setup_ms: i64,
+    /// Each side (black, white) until it shows up (its bot asks for the
+    /// game, its program says OK): its clock does not start before this.
+    /// `None` once it has.
+    pub setup_until_ms: [Option<i64>; 2],
 }
 
 /// A contest as stored.
@@ -61,8 +67,12 @@ pub struct ContestRow {
     pub seed: i64,
     /// XOT lines, one an opening; empty: the standard start.
     pub openings: String,
-    /// `running`, `paused` or `finished`.
+    /// `waiting` (to be started), `running`, `paused` or `finished`.
     pub state: String,
+    /// When a waiting contest starts by itself (ms since the epoch).
+    pub start_at_ms: Option<i64>,
+    /// Each game's setup allowance (see [`GameRow::setup_until_ms`]).
+    pub setup_ms: i64,
     /// The standings as JSON (`Table::to_json`), as of the last round.
     pub standings: Option<String>,
     /// A knockout's bracket (SVG), once finished.
@@ -75,6 +85,8 @@ pub struct EntrantRow {
     pub team: String,
     /// The contest's game count when an Elo pool took it in; `None` until then.
     pub admitted_at: Option<i64>,
+    /// When its bot was last seen waiting on the contest.
+    pub seen_ms: Option<i64>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -148,7 +160,8 @@ pub struct Store {
 
 /// A game row's columns, as [`Store::game`] reads them.
 const GAME_COLUMNS: &str = "id, black, white, move_time_ms, turn_since_ms, ending, forfeit, \
-                            contest, seq, opening_plies, black_program, white_program";
+                            contest, seq, opening_plies, black_program, white_program, \
+                            setup_ms, black_setup_until_ms, white_setup_until_ms";
 
 fn game_row(r: &Row) -> Result<GameRow, StoreError> {
     Ok(GameRow {
@@ -162,6 +175,8 @@ fn game_row(r: &Row) -> Result<GameRow, StoreError> {
         contest: r.opt_int(7)?.zip(r.opt_int(8)?),
         opening_plies: r.int(9)? as usize,
         programs: [r.opt_int(10)?, r.opt_int(11)?],
+        setup_ms: r.int(12)?,
+        setup_until_ms: [r.opt_int(13)?, r.opt_int(14)?],
         moves: Vec::new(),
     })
 }
@@ -258,21 +273,36 @@ impl Store {
         })
     }
 
+    /// Makes a game between `black` and `white`, each side given
+    /// `setup_ms` to show up (see [`GameRow::setup_until_ms`]).
     pub fn create_game(
         &self,
         black: &str,
         white: &str,
         move_time_ms: i64,
+        setup_ms: i64,
         now_ms: i64,
     ) -> Result<i64, StoreError> {
         self.tx(|q| {
             let [bp, wp] = [programs::active(q, black)?, programs::active(q, white)?];
+            let until = (setup_ms > 0).then_some(now_ms + setup_ms);
             let id = q
                 .int(
                     "INSERT INTO games (black, white, move_time_ms, turn_since_ms, created_ms,
-                                        black_program, white_program)
-                     VALUES ($1, $2, $3, $4, $4, $5, $6) RETURNING id",
-                    params![black, white, move_time_ms, now_ms, bp, wp],
+                                        black_program, white_program, setup_ms,
+                                        black_setup_until_ms, white_setup_until_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id",
+                    params![
+                        black,
+                        white,
+                        move_time_ms,
+                        until.unwrap_or(now_ms),
+                        now_ms,
+                        bp,
+                        wp,
+                        setup_ms,
+                        until
+                    ],
                 )?
                 .ok_or_else(|| StoreError::Other("no id for the new game".into()))?;
             add_seats(q, id, black, white)?;
@@ -301,9 +331,18 @@ impl Store {
                 "INSERT INTO moves (game, ply, square, played_ms) VALUES ($1, $2, $3, $4)",
                 params![id, ply, square, now_ms],
             )?;
+            // The next side's clock starts now, or once its setup
+            // allowance is over if it has not shown up yet.
+            let column = SETUP_UNTIL[(ply + 1) % 2];
+            let until = q
+                .int(
+                    &format!("SELECT {column} FROM games WHERE id = $1"),
+                    params![id],
+                )?
+                .unwrap_or(now_ms);
             q.exec(
                 "UPDATE games SET turn_since_ms = $2, ending = $3 WHERE id = $1",
-                params![id, now_ms, ending],
+                params![id, until.max(now_ms), ending],
             )?;
             if ending.is_some() {
                 q.exec("DELETE FROM seats WHERE game = $1", params![id])?;
@@ -315,6 +354,26 @@ impl Store {
             Err(StoreError::Exists) => Err(StoreError::Stale),
             other => other,
         }
+    }
+
+    /// Side `side` of game `id` has shown up (its bot asked for the game,
+    /// its program said OK) at `now_ms`: if it is to move and its clock
+    /// waited on its setup allowance, the clock starts now.
+    pub fn show_up(&self, id: i64, side: usize, now_ms: i64) -> Result<(), StoreError> {
+        let column = SETUP_UNTIL[side % 2];
+        self.tx(|q| {
+            q.exec(
+                &format!("UPDATE games SET {column} = NULL WHERE id = $1"),
+                params![id],
+            )?;
+            q.exec(
+                "UPDATE games SET turn_since_ms = $2 WHERE id = $1 AND ending IS NULL
+                 AND turn_since_ms > $2
+                 AND (SELECT COUNT(*) FROM moves WHERE moves.game = $1) % 2 = $3",
+                params![id, now_ms, side],
+            )?;
+            Ok(())
+        })
     }
 
     /// Ends game `id` at ply `ply` without a move: `loser` (`black`,
@@ -424,8 +483,10 @@ impl Store {
             let id = q
                 .int(
                     "INSERT INTO contests (name, format, games, per_pair, move_time_ms, seed,
-                                           openings, state, created_ms, holder, lease_until_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10) RETURNING id",
+                                           openings, state, created_ms, holder, lease_until_ms,
+                                           start_at_ms, setup_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, 'waiting', $8, $9, $10, $11, $12)
+                     RETURNING id",
                     params![
                         &contest.name,
                         &contest.format,
@@ -436,7 +497,9 @@ impl Store {
                         &contest.openings,
                         now_ms,
                         holder,
-                        lease_until_ms
+                        lease_until_ms,
+                        contest.start_at_ms,
+                        contest.setup_ms
                     ],
                 )?
                 .ok_or_else(|| StoreError::Other("no id for the new contest".into()))?;
@@ -492,7 +555,7 @@ impl Store {
         self.read(|q| {
             q.row(
                 "SELECT id, name, format, games, per_pair, move_time_ms, seed, openings, state,
-                        standings, bracket FROM contests WHERE id = $1",
+                        standings, bracket, start_at_ms, setup_ms FROM contests WHERE id = $1",
                 params![id],
             )?
             .map(|r| {
@@ -508,6 +571,8 @@ impl Store {
                     state: r.text(8)?,
                     standings: r.opt_text(9)?,
                     bracket: r.opt_text(10)?,
+                    start_at_ms: r.opt_int(11)?,
+                    setup_ms: r.int(12)?,
                 })
             })
             .transpose()
@@ -518,7 +583,8 @@ impl Store {
     pub fn entrants(&self, id: i64) -> Result<Vec<EntrantRow>, StoreError> {
         self.read(|q| {
             q.rows(
-                "SELECT team, admitted_at FROM entrants WHERE contest = $1 ORDER BY position",
+                "SELECT team, admitted_at, seen_ms FROM entrants WHERE contest = $1
+                 ORDER BY position",
                 params![id],
             )?
             .iter()
@@ -526,6 +592,7 @@ impl Store {
                 Ok(EntrantRow {
                     team: r.text(0)?,
                     admitted_at: r.opt_int(1)?,
+                    seen_ms: r.opt_int(2)?,
                 })
             })
             .collect()
@@ -545,15 +612,28 @@ impl Store {
         })
     }
 
-    /// Sets contest `id`'s state (`running`, `paused`), unless it has finished.
-    pub fn set_contest_state(&self, id: i64, state: &str) -> Result<bool, StoreError> {
+    /// Moves contest `id` from state `from` to `to` (`waiting` to
+    /// `running`, `running` to `paused` and back); whether it was in
+    /// `from`.
+    pub fn set_contest_state(&self, id: i64, from: &str, to: &str) -> Result<bool, StoreError> {
         self.tx(|q| {
             let changed = q.exec(
-                "UPDATE contests SET state = $2 WHERE id = $1 AND state != 'finished'",
-                params![id, state],
+                "UPDATE contests SET state = $3 WHERE id = $1 AND state = $2",
+                params![id, from, to],
             )?;
             q.notify("c")?;
             Ok(changed == 1)
+        })
+    }
+
+    /// `team`'s bot is waiting on contest `id` at `now_ms`.
+    pub fn seen(&self, id: i64, team: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "UPDATE entrants SET seen_ms = $3 WHERE contest = $1 AND team = $2",
+                params![id, team, now_ms],
+            )?;
+            Ok(())
         })
     }
 
@@ -634,6 +714,7 @@ impl Store {
         black: &str,
         white: &str,
         move_time_ms: i64,
+        setup_ms: i64,
         opening: &[Option<String>],
         now_ms: i64,
     ) -> Result<Option<i64>, StoreError> {
@@ -657,25 +738,30 @@ impl Store {
                 )?
                 .map(|r| r.text(0))
                 .transpose()?;
-            if state.as_deref() == Some("paused") {
+            if state.as_deref() != Some("running") {
                 return Ok(None);
             }
             let [bp, wp] = [programs::active(q, black)?, programs::active(q, white)?];
+            let until = (setup_ms > 0).then_some(now_ms + setup_ms);
             let game = q
                 .int(
                     "INSERT INTO games (black, white, move_time_ms, turn_since_ms, created_ms,
-                                        contest, seq, opening_plies, black_program, white_program)
-                     VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9) RETURNING id",
+                                        contest, seq, opening_plies, black_program, white_program,
+                                        setup_ms, black_setup_until_ms, white_setup_until_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING id",
                     params![
                         black,
                         white,
                         move_time_ms,
+                        until.unwrap_or(now_ms),
                         now_ms,
                         id,
                         seq,
                         opening.len(),
                         bp,
-                        wp
+                        wp,
+                        setup_ms,
+                        until
                     ],
                 )?
                 .ok_or_else(|| StoreError::Other("no id for the new game".into()))?;
@@ -964,8 +1050,10 @@ fn add_seats(q: &mut dyn Sql, id: i64, black: &str, white: &str) -> Result<(), S
     Ok(())
 }
 
-/// Gives seat (`game`, `side`) to `holder`; when it is that side's turn,
-/// its clock starts now: nobody played it while the seat was free.
+/// Gives seat (`game`, `side`) to `holder`. Its program starts now, with
+/// the game's setup allowance to show up in; when it is that side's turn,
+/// its clock starts after that allowance: nobody played it while the seat
+/// was free.
 fn take_seat(
     q: &mut dyn Sql,
     game: i64,
@@ -978,13 +1066,24 @@ fn take_seat(
         "UPDATE seats SET holder = $3, lease_until_ms = $4 WHERE game = $1 AND side = $2",
         params![game, side, holder, until_ms],
     )?;
+    let column = SETUP_UNTIL[(side % 2) as usize];
     q.exec(
-        "UPDATE games SET turn_since_ms = $3 WHERE id = $1 AND ending IS NULL
+        &format!(
+            "UPDATE games SET {column} = CASE WHEN setup_ms > 0 THEN $2 + setup_ms END
+             WHERE id = $1"
+        ),
+        params![game, now_ms],
+    )?;
+    q.exec(
+        "UPDATE games SET turn_since_ms = $3 + setup_ms WHERE id = $1 AND ending IS NULL
          AND (SELECT COUNT(*) FROM moves WHERE moves.game = $1) % 2 = $2",
         params![game, side, now_ms],
     )?;
     Ok(())
 }
+
+/// Each side's setup column, black's then white's.
+const SETUP_UNTIL: [&str; 2] = ["black_setup_until_ms", "white_setup_until_ms"];
 
 /// Refuses as stale unless game `id` has exactly `ply` moves and goes on;
 /// locks the game's row (in PostgreSQL) for the rest of the transaction,

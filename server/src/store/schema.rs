@@ -115,6 +115,15 @@ pub const MIGRATIONS: &[&str] = &[
         program INTEGER NOT NULL,
         PRIMARY KEY (contest, seq, team)
     );",
+    // 6: a contest starts when its organiser says so (or at its start
+    // time); a side's clock waits for it to show up, up to its setup
+    // allowance; an entrant's bot last seen waiting on its contest.
+    "ALTER TABLE contests ADD COLUMN start_at_ms INTEGER;
+    ALTER TABLE contests ADD COLUMN setup_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN setup_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN black_setup_until_ms INTEGER;
+    ALTER TABLE games ADD COLUMN white_setup_until_ms INTEGER;
+    ALTER TABLE entrants ADD COLUMN seen_ms INTEGER;",
 ];
 
 /// Migration `sql` in PostgreSQL's types: 64-bit integers, ids from a
