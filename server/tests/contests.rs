@@ -780,3 +780,48 @@ fn a_hosted_program_slow_to_start_does_not_lose_its_first_move() {
     no_forfeits(&c);
     assert_eq!(c["games"].as_array().unwrap().len(), 2, "{c}");
 }
+
+#[test]
+fn an_elo_pool_keeps_an_entrant_that_never_came_for_its_first_games() {
+    let dir = scratch("elo-away");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    register_remote(&s, "away");
+    hosted(&s, "h1", &bot(1));
+    hosted(&s, "h2", &bot(1));
+    let id = new_contest(
+        &s,
+        &json!({ "name": "away", "format": "elo", "entrants": ["away", "h1", "h2"],
+                 "move_time_ms": 300, "setup_ms": 1000 }),
+    );
+    // Its bot is not there for its first match: it loses both games at
+    // the end of their setup time, without a move.
+    let c = wait_for(&s, id, 30, |c| {
+        c["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| {
+                g["ending"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("no move within"))
+            })
+            .count()
+            == 2
+    });
+    let mut bridge = connect_contest(&s, "away", id, "self --depth 1");
+    // Then it comes, and is matched again: a game of its played to the end.
+    let c2 = wait_for(&s, id, 90, |c| {
+        c["games"].as_array().unwrap().iter().any(|g| {
+            (g["black"] == json!("away") || g["white"] == json!("away"))
+                && g["ending"]
+                    .as_str()
+                    .is_some_and(|e| !e.contains("forfeits"))
+        })
+    });
+    let _ = bridge.kill();
+    let _ = bridge.wait();
+    assert!(
+        c2["games_played"].as_i64() > c["games_played"].as_i64(),
+        "{c2}"
+    );
+}

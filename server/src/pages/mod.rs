@@ -201,6 +201,31 @@ pub async fn contest_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, Refusal> {
     let (contest, games, games_played) = crate::api::load_contest_games(&app, id).await?;
+    let worker = Arc::clone(&app);
+    let entrants = blocking(move || {
+        let now = crate::now_ms();
+        Ok(worker
+            .store
+            .entrants(id)?
+            .iter()
+            .map(|e| (e.team.clone(), crate::contest::present(&worker, e, now)))
+            .collect::<Vec<_>>())
+    })
+    .await?;
+    let entrants: Vec<String> = entrants
+        .iter()
+        .map(|(team, present)| {
+            format!(
+                "<li>{}{}</li>",
+                escape_html(team),
+                if *present {
+                    " (present)"
+                } else {
+                    " (not here)"
+                }
+            )
+        })
+        .collect();
     let standings = contest
         .standings
         .as_deref()
@@ -226,6 +251,7 @@ pub async fn contest_page(
         &contest.name,
         &format!(
             "<h1>{name}</h1><p>{format}, {state}, {ms} ms a move. <a href=\"/\">all contests and games</a></p>\
+             <h2>Entrants</h2><ul>{entrants}</ul>\
              <h2>Standings</h2>{standings}{bracket}<h2>Games</h2>{shown}<table>{GAMES_HEAD}{rows}</table>{live}",
             shown = if games_played > games.len() {
                 format!("<p>The latest {} of {games_played}.</p>", games.len())
@@ -233,6 +259,7 @@ pub async fn contest_page(
                 String::new()
             },
             name = escape_html(&contest.name),
+            entrants = entrants.concat(),
             format = contest.format,
             state = contest.state,
             ms = contest.move_time_ms,
