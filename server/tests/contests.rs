@@ -694,6 +694,26 @@ fn bots_started_before_their_contest_exists_play_it_without_forfeits() {
     let c = wait_for(&s, id, 60, |c| c["state"] == json!("finished"));
     no_forfeits(&c);
     assert_eq!(c["games"].as_array().unwrap().len(), 2, "{c}");
+    // A finished game's page: its players and result in its title, its
+    // ending said once in the page.
+    let first = &c["games"][0];
+    let page = crate::remote::agent()
+        .get(&format!("{}/games/{}", s.url, first["id"]))
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    let ending = first["ending"].as_str().unwrap();
+    let title = format!(
+        "<title>Game {}: {} vs {}, {ending}</title>",
+        first["id"],
+        first["black"].as_str().unwrap(),
+        first["white"].as_str().unwrap()
+    );
+    assert!(page.contains(&title), "{page}");
+    let body = &page[page.find("<body>").unwrap()..];
+    assert_eq!(body.matches(ending).count(), 1, "{body}");
     for bridge in bridges {
         let out = wait_ok(bridge);
         assert!(out.ends_with(&format!("contest {id}: finished\n")), "{out}");

@@ -498,6 +498,12 @@ fn the_game_page_shows_the_board_after_a_move_and_the_ggf_downloads() {
     assert_eq!(board.matches("disc black").count(), 4, "{board}");
     assert_eq!(board.matches("disc white").count(), 1, "{board}");
     assert!(dom.contains("in progress"), "{dom}");
+    assert!(
+        dom.contains(&format!(
+            "<title>Game {id}: alpha vs beta, in progress</title>"
+        )),
+        "{dom}"
+    );
     assert!(dom.contains(&format!("/games/{id}/ggf")));
     // The list links to it; the GGF reads back to the same move.
     let index = agent()

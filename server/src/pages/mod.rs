@@ -73,13 +73,27 @@ pub async fn game_page(
     let row = load(&app, id).await?;
     let mut page = reversi::show::html_page(&ggf_of(&row))
         .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e))?;
-    let status = match &row.ending {
-        Some(ending) => escape_html(ending),
-        None => "in progress".into(),
+    // The viewer says how a finished game ended (its comment): said once.
+    let status = if row.ending.is_some() {
+        String::new()
+    } else {
+        ": in progress".into()
     };
     let links = format!(
-        "<p>Game {id}: {status}. <a href=\"/games/{id}/ggf\">GGF</a> · <a href=\"/\">all games</a></p>"
+        "<p>Game {id}{status}. <a href=\"/games/{id}/ggf\">GGF</a> · <a href=\"/\">all games</a></p>"
     );
+    // The tab names the players and the result, as a list of tabs needs.
+    let title = format!(
+        "<title>Game {id}: {} vs {}, {}</title>",
+        escape_html(&row.black),
+        escape_html(&row.white),
+        row.ending
+            .as_deref()
+            .map_or("in progress".into(), escape_html)
+    );
+    if let (Some(from), Some(to)) = (page.find("<title>"), page.find("</title>")) {
+        page.replace_range(from..to + "</title>".len(), &title);
+    }
     page = page.replacen(
         "<div class=\"controls\">",
         &format!("{links}<div class=\"controls\">"),
@@ -123,7 +137,8 @@ fn game_rows(games: &[GameRow]) -> String {
             "<tr><td><a href=\"/games/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{status}</td></tr>",
             escape_html(&g.black),
             escape_html(&g.white),
-            g.moves.len(),
+            // Moves played on squares: a pass is none.
+            g.moves.iter().flatten().count(),
             id = g.id,
         ));
     }
