@@ -424,6 +424,11 @@ impl App {
             .get("authorization")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
+        self.check_admin_token(given)
+    }
+
+    /// Whether `given` is the organiser's token (the pages' login).
+    pub(crate) fn check_admin_token(&self, given: Option<&str>) -> Result<(), api::Refusal> {
         match (&self.admin_token, given) {
             (Some(token), Some(given)) if same(token.as_bytes(), given.as_bytes()) => Ok(()),
             (None, _) => Err(api_refusal(
@@ -443,7 +448,7 @@ fn api_refusal(status: StatusCode, why: &str) -> api::Refusal {
 }
 
 /// Compares in time that does not depend on where the bytes differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
@@ -470,6 +475,22 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/contests/{id}", get(pages::contest_page))
         .route("/games/{id}", get(pages::game_page))
         .route("/games/{id}/ggf", get(pages::game_ggf))
+        .route("/games/{id}/log/{side}", get(pages::game_log_page))
+        .route(
+            "/login",
+            get(pages::login::login_form).post(pages::login::login),
+        )
+        .route("/signup", post(pages::login::signup))
+        .route("/logout", post(pages::login::logout))
+        .route("/admin/login", post(pages::login::admin_login))
+        .route("/admin", get(pages::admin::admin_page))
+        .route("/admin/contests", post(pages::admin::new_contest))
+        .route(
+            "/admin/contests/{id}/{action}",
+            post(pages::admin::contest_action),
+        )
+        .route("/admin/entrants", post(pages::admin::new_entrant))
+        .route("/admin/programs/{id}/retire", post(pages::admin::retire))
         .route("/api/teams", post(api::register))
         .route("/api/games", post(api::create_game))
         .route("/api/games/{id}", get(api::show_game))

@@ -189,47 +189,41 @@ fn programs_in_every_language_become_active_and_play_and_teams_see_only_their_ow
 
     // The team's page does the same with a form, scripts or none, and
     // shows the compiler's words as text.
-    let page = crate::contests::dom(&s, "/team");
-    assert!(page.contains("<option value=\"c11-gcc\">"), "{page}");
-    let form = |fields: &[(&str, &str)]| {
-        let mut reply = crate::remote::agent()
-            .post(format!("{}/team", s.url))
-            .send_form(fields.iter().copied())
-            .unwrap();
-        let status = reply.status().as_u16();
-        (status, reply.body_mut().read_to_string().unwrap())
-    };
+    let mut typo = crate::pages::Visitor::new(&s);
+    let page = typo.submit(
+        "/login",
+        "/login",
+        &[("team", "typo"), ("secret", &secret("typo"))],
+    );
+    assert_eq!(page.location.as_deref(), Some("/team"), "{}", page.html);
+    let page = typo.get("/team");
+    assert!(
+        page.html.contains("<option value=\"c11-gcc\">"),
+        "{}",
+        page.html
+    );
     let shouting = "#error <b>not bold</b>\n";
-    let (status, html) = form(&[
-        ("team", "typo"),
-        ("secret", &secret("typo")),
-        ("language", "c99-gcc"),
-        ("source", shouting),
-        ("action", "submit"),
-    ]);
-    assert_eq!(status, 200, "{html}");
-    let id: i64 = html
+    let page = typo.submit(
+        "/team",
+        "/team",
+        &[("language", "c99-gcc"), ("source", shouting)],
+    );
+    assert_eq!(page.status, 200, "{}", page.html);
+    let id: i64 = page
+        .html
         .split("Program ")
         .nth(1)
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{html}"));
+        .unwrap_or_else(|| panic!("{}", page.html));
     assert_eq!(verdict(&s, "typo", id, 60)["state"], "rejected");
-    let (status, html) = form(&[
-        ("team", "typo"),
-        ("secret", &secret("typo")),
-        ("action", "show"),
-    ]);
-    assert_eq!(status, 200);
+    let html = typo.get("/team").html;
     assert!(html.contains("&lt;b&gt;not bold&lt;/b&gt;"), "{html}");
     assert!(!html.contains("<b>not bold"), "{html}");
     assert!(
         !html.contains("greedy"),
         "another team's program shown: {html}"
     );
-    let (status, html) = form(&[("team", "typo"), ("secret", "wrong"), ("action", "show")]);
-    assert_eq!(status, 401);
-    assert!(html.contains("Refused"), "{html}");
 
     // What is refused, and why.
     for (body, status) in [

@@ -4,6 +4,7 @@
 mod attack;
 mod contests;
 mod judge;
+mod pages;
 mod pg;
 mod remote;
 mod shared;

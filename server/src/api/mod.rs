@@ -137,25 +137,44 @@ pub async fn register(
     body: Result<Json<NewTeam>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, Refusal> {
     let Json(team) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
-    // ASCII only: `alpha` and `аlpha` (a Cyrillic а) must not be two teams
-    // a spectator cannot tell apart; the store also refuses a name that
-    // differs from another only in case.
-    let name_ok = !team.name.is_empty()
-        && team.name.len() <= MAX_NAME
-        && team
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if !name_ok {
-        return Err(refuse(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("a team name is 1 to {MAX_NAME} ASCII letters, digits, '-', '_' or '.'"),
-        ));
-    }
+    check_name(&team.name)?;
     if let Some(command) = team.command {
         return register_hosted(app, &headers, team.name, command).await;
     }
-    let secret = team.secret.unwrap_or_default();
+    let name = add_team(&app, client, team.name, team.secret.unwrap_or_default()).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "name": name }))).into_response())
+}
+
+/// Refuses a team name that is not 1 to [`MAX_NAME`] ASCII letters,
+/// digits, `-`, `_` or `.`.
+fn check_name(name: &str) -> Result<(), Refusal> {
+    // ASCII only: `alpha` and `аlpha` (a Cyrillic а) must not be two teams
+    // a spectator cannot tell apart; the store also refuses a name that
+    // differs from another only in case.
+    let name_ok = !name.is_empty()
+        && name.len() <= MAX_NAME
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if name_ok {
+        Ok(())
+    } else {
+        Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("a team name is 1 to {MAX_NAME} ASCII letters, digits, '-', '_' or '.'"),
+        ))
+    }
+}
+
+/// Registers remote team `name` with `secret` (the API's and the sign-up
+/// page's): its name once stored.
+pub(crate) async fn add_team(
+    app: &Arc<App>,
+    client: IpAddr,
+    name: String,
+    secret: String,
+) -> Result<String, Refusal> {
+    check_name(&name)?;
     if secret.len() < 8 || secret.len() > MAX_SECRET {
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -175,14 +194,14 @@ pub async fn register(
             )
         })?
         .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-    let app = Arc::clone(&app);
+    let app = Arc::clone(app);
     blocking(move || {
-        app.store.add_team(&team.name, &hashed, now_ms())?;
+        app.store.add_team(&name, &hashed, now_ms())?;
         // The secret is known good: the team's first requests need no
         // second Argon2 run (a class's bots all starting at once queued
         // behind each other's checks, and their first moves came late).
-        app.checked.remember(&team.name, &secret);
-        Ok((StatusCode::CREATED, Json(json!({ "name": team.name }))).into_response())
+        app.checked.remember(&name, &secret);
+        Ok(name)
     })
     .await
 }
@@ -657,22 +676,22 @@ pub async fn json_errors(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewContest {
-    name: String,
-    format: String,
-    entrants: Vec<String>,
-    move_time_ms: Option<i64>,
-    seed: Option<u64>,
+    pub(crate) name: String,
+    pub(crate) format: String,
+    pub(crate) entrants: Vec<String>,
+    pub(crate) move_time_ms: Option<i64>,
+    pub(crate) seed: Option<u64>,
     /// Elo: games to play (0 or none: until stopped); ladder: rounds.
-    games: Option<i64>,
+    pub(crate) games: Option<i64>,
     /// Ladder: games each pair plays a round.
-    per_pair: Option<i64>,
+    pub(crate) per_pair: Option<i64>,
     /// XOT lines; none: the standard start.
-    openings: Option<String>,
+    pub(crate) openings: Option<String>,
     /// When it starts by itself (seconds since the epoch); none: when the
     /// organiser starts it.
-    start_at: Option<i64>,
+    pub(crate) start_at: Option<i64>,
     /// Each side's setup allowance in its games, ms.
-    setup_ms: Option<i64>,
+    pub(crate) setup_ms: Option<i64>,
 }
 
 /// `POST /api/contests` (organiser): creates the contest, waiting for its
@@ -684,6 +703,13 @@ pub async fn create_contest(
 ) -> Result<Response, Refusal> {
     app.check_admin(&headers)?;
     let Json(c) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let id = make_contest(&app, c).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
+}
+
+/// Makes contest `c` (the organiser's word: the API's or the organiser's
+/// page), waiting for its start; its id.
+pub(crate) async fn make_contest(app: &Arc<App>, c: NewContest) -> Result<i64, Refusal> {
     let unprocessable = |why: String| refuse(StatusCode::UNPROCESSABLE_ENTITY, why);
     if c.name.trim().is_empty()
         || c.name.chars().count() > MAX_CONTEST_NAME
@@ -765,7 +791,7 @@ pub async fn create_contest(
         start_at_ms,
         setup_ms,
     };
-    let worker = Arc::clone(&app);
+    let worker = Arc::clone(app);
     let id = blocking(move || {
         for team in &c.entrants {
             if !worker.store.has_team(team)? {
@@ -781,8 +807,8 @@ pub async fn create_contest(
         )?)
     })
     .await?;
-    crate::contest::start(&app, id);
-    Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
+    crate::contest::start(app, id);
+    Ok(id)
 }
 
 async fn load_contest(app: &Arc<App>, id: i64) -> Result<crate::store::ContestRow, Refusal> {
@@ -939,18 +965,31 @@ async fn set_state(
     to: &'static str,
 ) -> Result<Json<Value>, Refusal> {
     app.check_admin(headers)?;
-    load_contest(&app, id).await?;
-    let worker = Arc::clone(&app);
-    let changed = blocking(move || Ok(worker.store.set_contest_state(id, from, to)?)).await?;
+    change_state(&app, id, from, to).await?;
+    Ok(Json(json!({ "id": id, "state": to })))
+}
+
+/// Moves contest `id` from state `from` to `to`; 404 no such contest, 409
+/// (with its state) one not in `from`.
+pub(crate) async fn change_state(
+    app: &Arc<App>,
+    id: i64,
+    from: &str,
+    to: &'static str,
+) -> Result<(), Refusal> {
+    load_contest(app, id).await?;
+    let worker = Arc::clone(app);
+    let asked = from.to_string();
+    let changed = blocking(move || Ok(worker.store.set_contest_state(id, &asked, to)?)).await?;
     if !changed {
-        let now = load_contest(&app, id).await?.state;
+        let now = load_contest(app, id).await?.state;
         return Err(refuse(
             StatusCode::CONFLICT,
             format!("contest {id} is {now}, not {from}"),
         ));
     }
     app.moved.poke();
-    Ok(Json(json!({ "id": id, "state": to })))
+    Ok(())
 }
 
 /// `POST /api/contests/{id}/start` (organiser): a waiting contest starts.
@@ -996,20 +1035,27 @@ pub async fn add_entrant(
 ) -> Result<Response, Refusal> {
     app.check_admin(&headers)?;
     let Json(entrant) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
-    let contest = load_contest(&app, id).await?;
+    enter(&app, id, entrant.team.clone()).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "contest": id, "team": entrant.team })),
+    )
+        .into_response())
+}
+
+/// Enters `team` in Elo pool `id` (the organiser's word).
+pub(crate) async fn enter(app: &Arc<App>, id: i64, team: String) -> Result<(), Refusal> {
+    let contest = load_contest(app, id).await?;
     if contest.format != "elo" || contest.state == "finished" {
         return Err(refuse(
             StatusCode::CONFLICT,
             "only an Elo pool still running takes new entrants",
         ));
     }
-    let worker = Arc::clone(&app);
+    let worker = Arc::clone(app);
     blocking(move || {
-        if !worker.store.has_team(&entrant.team)? {
-            return Err(refuse(
-                StatusCode::NOT_FOUND,
-                format!("no team '{}'", entrant.team),
-            ));
+        if !worker.store.has_team(&team)? {
+            return Err(refuse(StatusCode::NOT_FOUND, format!("no team '{team}'")));
         }
         if worker.store.entrants(id)?.len() >= MAX_ENTRANTS {
             return Err(refuse(
@@ -1017,13 +1063,9 @@ pub async fn add_entrant(
                 format!("a contest takes at most {MAX_ENTRANTS} entrants"),
             ));
         }
-        worker.store.add_entrant(id, &entrant.team)?;
+        worker.store.add_entrant(id, &team)?;
         worker.moved.poke();
-        Ok((
-            StatusCode::CREATED,
-            Json(json!({ "contest": id, "team": entrant.team })),
-        )
-            .into_response())
+        Ok(())
     })
     .await
 }

@@ -226,7 +226,16 @@ pub async fn retire(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     app.check_admin(&headers)?;
+    retire_program(&app, id).await?;
     let worker = Arc::clone(&app);
+    let row = blocking(move || Ok(worker.store.program(id)?)).await?;
+    Ok(Json(row.as_ref().map_or(Value::Null, program_json)))
+}
+
+/// Retires active program `id` (the organiser's word); 409 if it is not
+/// active.
+pub(crate) async fn retire_program(app: &Arc<App>, id: i64) -> Result<(), Refusal> {
+    let worker = Arc::clone(app);
     let retired = blocking(move || Ok(worker.store.retire(id)?)).await?;
     if !retired {
         return Err(refuse(
@@ -235,7 +244,5 @@ pub async fn retire(
         ));
     }
     app.moved.poke();
-    let worker = Arc::clone(&app);
-    let row = blocking(move || Ok(worker.store.program(id)?)).await?;
-    Ok(Json(row.as_ref().map_or(Value::Null, program_json)))
+    Ok(())
 }

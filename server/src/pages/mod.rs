@@ -5,6 +5,9 @@
 //! page for its submissions ([`team`]). A page of a game or contest still
 //! going reloads itself when something changes.
 
+pub mod admin;
+pub mod login;
+pub mod session;
 pub mod team;
 
 use crate::api::{blocking, load, Refusal};
@@ -281,4 +284,68 @@ pub async fn contest_page(
             rows = game_rows(&games),
         ),
     )))
+}
+
+/// On to the login page (for a page that needs one).
+pub(crate) fn to_login() -> Response {
+    (
+        StatusCode::SEE_OTHER,
+        [(header::LOCATION, "/login")],
+        "log in first",
+    )
+        .into_response()
+}
+
+/// `GET /games/{id}/log/{side}`: what the program that played `side`
+/// wrote to stderr in the game, for its team or the organiser, logged in.
+pub async fn game_log_page(
+    State(app): State<Arc<App>>,
+    Path((id, side)): Path<(i64, String)>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let index = match side.as_str() {
+        "black" => 0,
+        "white" => 1,
+        _ => return Refusal::new(StatusCode::NOT_FOUND, "side is black or white").into_response(),
+    };
+    let who = match session::who(&app, &headers).await {
+        Ok(Some(who)) => who,
+        Ok(None) => return to_login(),
+        Err(refusal) => return refusal.into_response(),
+    };
+    let shown = async {
+        let row = load(&app, id).await?;
+        let team = if index == 0 { &row.black } else { &row.white };
+        if who != session::Who::Organiser && who != session::Who::Team(team.clone()) {
+            return Err(Refusal::new(
+                StatusCode::FORBIDDEN,
+                "a game's log is its team's and the organiser's",
+            ));
+        }
+        let worker = Arc::clone(&app);
+        let log = blocking(move || Ok(worker.store.log(id, index)?)).await?;
+        Ok(page(
+            &format!("Game {id}: {side}'s stderr"),
+            &format!(
+                "<h1>Game {id}: {}'s program ({side}), its stderr</h1>\
+                 <p><a href=\"/games/{id}\">the game</a></p><pre>{}</pre>",
+                escape_html(team),
+                log.as_deref().map_or("(nothing kept)".into(), escape_html)
+            ),
+        ))
+    };
+    match shown.await {
+        Ok(body) => Html(body).into_response(),
+        Err(refusal) => {
+            let (status, why) = refusal.parts();
+            (
+                status,
+                Html(page(
+                    "Refused",
+                    &format!("<p><b>Refused:</b> {}</p>", escape_html(why)),
+                )),
+            )
+                .into_response()
+        }
+    }
 }

@@ -1,18 +1,19 @@
-//! A team's page, `/team`: a form that submits a program (a file chosen,
-//! or the source pasted) and shows the team's programs with their states,
-//! reasons and compiler messages. It works with scripts off (an ordinary
-//! form post, the team's name and secret among its fields); with them on,
-//! a chosen file fills the source box. What the page shows a team is what
-//! the API shows it: only its own programs.
+//! A logged-in team's page, `/team`: a form that submits a program (a
+//! file chosen, or the source pasted), the team's programs with their
+//! states, reasons and compiler messages, and its games, each with its own
+//! program's stderr. It works with scripts off (an ordinary form post);
+//! with them on, a chosen file fills the source box. What the page shows
+//! a team is what the API shows it: only its own.
 
 use super::page;
+use super::session::{self, check_csrf, csrf_field, who, with_cookie, Who};
 use crate::api::programs::store;
-use crate::api::{blocking, check_team, Refusal};
-use crate::conn::Client;
+use crate::api::{blocking, Refusal};
 use crate::store::programs::ProgramRow;
+use crate::store::GameRow;
 use crate::App;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Form;
 use reversi::show::escape_html;
@@ -24,8 +25,9 @@ const READ_FILE: &str = "<script>document.getElementById('file').addEventListene
 function(e){var f=e.target.files[0];if(!f)return;var r=new FileReader();\
 r.onload=function(){document.getElementById('source').value=r.result;};r.readAsText(f);});</script>";
 
-/// The form, with `team` filled in and `said` above it.
-fn form(app: &App, team: &str, said: &str) -> String {
+/// The team's page: the submission form, `said` above it, then
+/// `below` (its programs and games).
+fn team_body(app: &App, team: &str, csrf: &str, said: &str, below: &str) -> String {
     let mut options = String::new();
     for l in app.offered() {
         if l.toolchain.is_some() {
@@ -36,37 +38,112 @@ fn form(app: &App, team: &str, said: &str) -> String {
     let judging = if app.judge.is_some() {
         ""
     } else {
-        "<p><b>This server takes no submissions</b> (it runs without <code>--sandbox</code>): the form shows your programs only.</p>"
+        "<p><b>This server takes no submissions</b> (it runs without <code>--sandbox</code>): the page shows your programs only.</p>"
     };
     format!(
-        "<h1>Your team</h1>{judging}{said}\
-         <form method=\"post\" action=\"/team\">\
-         <p><label>Team <input name=\"team\" value=\"{team}\" required></label> \
-         <label>Secret <input name=\"secret\" type=\"password\" required></label></p>\
+        "<h1>Team {team}</h1>{logout}{judging}{said}\
+         <h2>Submit a program</h2>\
+         <form method=\"post\" action=\"/team\">{csrf}\
          <p><label>Language <select name=\"language\">{options}</select></label> \
          <label>File <input id=\"file\" type=\"file\"></label></p>\
-         <p><textarea id=\"source\" name=\"source\" rows=\"12\" cols=\"90\" \
-         placeholder=\"your program's source (choose a file, or paste it)\"></textarea></p>\
-         <p><button name=\"action\" value=\"submit\">Submit</button> \
-         <button name=\"action\" value=\"show\" formnovalidate>Show my programs</button></p>\
-         </form>{READ_FILE}",
-        team = escape_html(team)
+         <p><label for=\"source\">Source</label><br><textarea id=\"source\" name=\"source\" rows=\"12\" cols=\"90\" \
+         required placeholder=\"your program's source (choose a file, or paste it)\"></textarea></p>\
+         <p><button>Submit</button></p>\
+         </form>{READ_FILE}{below}",
+        team = escape_html(team),
+        logout = super::login::logout_form(csrf),
+        csrf = csrf_field(csrf),
     )
 }
 
-pub async fn team_page(State(app): State<Arc<App>>) -> Html<String> {
-    Html(page("Your team", &form(&app, "", "")))
+/// The team's games, newest first, each with a link to its own program's
+/// stderr where the server played its side.
+fn games_table(team: &str, games: &[GameRow]) -> String {
+    if games.is_empty() {
+        return "<p>No games yet.</p>".into();
+    }
+    let mut table = String::from(
+        "<table><tr><th>game</th><th>black</th><th>white</th><th>result</th><th>your program's stderr</th></tr>",
+    );
+    for g in games {
+        let side = usize::from(g.black != team);
+        let log = if g.programs[side].is_some() {
+            format!(
+                "<a href=\"/games/{}/log/{}\">stderr</a>",
+                g.id,
+                if side == 0 { "black" } else { "white" }
+            )
+        } else {
+            String::new()
+        };
+        table.push_str(&format!(
+            "<tr><td><a href=\"/games/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{log}</td></tr>",
+            escape_html(&g.black),
+            escape_html(&g.white),
+            g.ending.as_deref().map_or("in progress".into(), escape_html),
+            id = g.id,
+        ));
+    }
+    table.push_str("</table>");
+    table
+}
+
+/// What a logged-in team sees below the form.
+async fn below(app: &Arc<App>, team: &str) -> Result<String, Refusal> {
+    let worker = Arc::clone(app);
+    let asking = team.to_string();
+    let (programs, games) = blocking(move || {
+        Ok((
+            worker.store.programs(Some(&asking))?,
+            worker.store.games_of(&asking, crate::SHOWN_GAMES)?,
+        ))
+    })
+    .await?;
+    Ok(format!(
+        "<h2>Your programs</h2>{}<h2>Your games</h2>{}",
+        programs_table(&programs),
+        games_table(team, &games)
+    ))
+}
+
+/// The logged-in team, or the way to the login page.
+async fn team_of(app: &Arc<App>, headers: &HeaderMap) -> Result<String, Response> {
+    match who(app, headers).await {
+        Ok(Some(Who::Team(team))) => Ok(team),
+        Ok(_) => Err(super::to_login()),
+        Err(refusal) => Err(refusal.into_response()),
+    }
+}
+
+/// `GET /team`: the logged-in team's page (else the login page).
+pub async fn team_page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let team = match team_of(&app, &headers).await {
+        Ok(team) => team,
+        Err(response) => return response,
+    };
+    let shown = async {
+        let (csrf, set) = session::csrf(&headers)?;
+        let below = below(&app, &team).await?;
+        Ok::<_, Refusal>((team_body(&app, &team, &csrf, "", &below), set))
+    };
+    match shown.await {
+        Ok((body, set)) => {
+            let mut response = Html(page(&format!("Team {team}"), &body)).into_response();
+            with_cookie(response.headers_mut(), set);
+            response
+        }
+        Err(refusal) => refusal.into_response(),
+    }
 }
 
 #[derive(Deserialize)]
 pub struct Sent {
-    team: String,
-    secret: String,
+    #[serde(default)]
+    csrf: String,
     #[serde(default)]
     language: String,
     #[serde(default)]
     source: String,
-    action: Option<String>,
 }
 
 /// The team's programs as a table, newest first, with the compiler's
@@ -101,42 +178,49 @@ fn programs_table(rows: &[ProgramRow]) -> String {
     table
 }
 
-/// `POST /team`: the form sent. Submits the program (unless only asked to
-/// show), then shows the team's programs; a refusal is said on the page,
-/// with its status.
+/// `POST /team`: the logged-in team submits a program; the page again,
+/// saying what came of it (a refusal with its status).
 pub async fn team_post(
     State(app): State<Arc<App>>,
-    Client(client): Client,
+    headers: HeaderMap,
     sent: Result<Form<Sent>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    let answer = async {
+    let team = match team_of(&app, &headers).await {
+        Ok(team) => team,
+        Err(response) => return response,
+    };
+    let submitted = async {
         let Form(sent) = sent.map_err(|e| Refusal::new(StatusCode::BAD_REQUEST, &e.body_text()))?;
-        let team = check_team(&app, client, sent.team.clone(), sent.secret).await?;
-        let said = if sent.action.as_deref() == Some("show") {
-            String::new()
-        } else {
-            let id = store(&app, team.clone(), sent.language, sent.source).await?;
-            format!("<p class=\"said\">Program {id} submitted: queued for the judge. Show your programs again to follow it.</p>")
-        };
-        let worker = Arc::clone(&app);
-        let asking = team.clone();
-        let rows = blocking(move || Ok(worker.store.programs(Some(&asking))?)).await?;
-        Ok::<_, Refusal>(format!(
-            "{}<h2>Your programs</h2>{}",
-            form(&app, &team, &said),
-            programs_table(&rows)
-        ))
-    }
-    .await;
-    match answer {
-        Ok(body) => Html(page("Your team", &body)).into_response(),
+        check_csrf(&headers, &sent.csrf)?;
+        store(&app, team.clone(), sent.language, sent.source).await
+    };
+    let (status, said) = match submitted.await {
+        Ok(id) => (
+            StatusCode::OK,
+            format!("<p class=\"said\" role=\"status\">Program {id} submitted: queued for the judge. Load this page again to follow it.</p>"),
+        ),
         Err(refusal) => {
             let (status, why) = refusal.parts();
-            let said = format!(
-                "<p class=\"refused\"><b>Refused:</b> {}</p>",
-                escape_html(why)
-            );
-            (status, Html(page("Your team", &form(&app, "", &said)))).into_response()
+            (
+                status,
+                format!(
+                    "<p class=\"refused\" role=\"alert\"><b>Refused:</b> {}</p>",
+                    escape_html(why)
+                ),
+            )
         }
+    };
+    let shown = async {
+        let (csrf, set) = session::csrf(&headers)?;
+        let below = below(&app, &team).await?;
+        Ok::<_, Refusal>((team_body(&app, &team, &csrf, &said, &below), set))
+    };
+    match shown.await {
+        Ok((body, set)) => {
+            let mut response = (status, Html(page(&format!("Team {team}"), &body))).into_response();
+            with_cookie(response.headers_mut(), set);
+            response
+        }
+        Err(refusal) => refusal.into_response(),
     }
 }

@@ -376,6 +376,56 @@ impl Store {
         })
     }
 
+    /// Opens a session, known by `token_hash`, for `team` (`None`: the
+    /// organiser) until `expires_ms`; sessions that have expired go.
+    pub fn add_session(
+        &self,
+        token_hash: &str,
+        team: Option<&str>,
+        now_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "DELETE FROM sessions WHERE expires_ms < $1",
+                params![now_ms],
+            )?;
+            q.exec(
+                "INSERT INTO sessions (token_hash, team, expires_ms) VALUES ($1, $2, $3)",
+                params![token_hash, team, expires_ms],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Whose session `token_hash` is, while it lasts: `Some(None)` the
+    /// organiser's.
+    pub fn session(
+        &self,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> Result<Option<Option<String>>, StoreError> {
+        self.read(|q| {
+            q.row(
+                "SELECT team FROM sessions WHERE token_hash = $1 AND expires_ms >= $2",
+                params![token_hash, now_ms],
+            )?
+            .map(|r| r.opt_text(0))
+            .transpose()
+        })
+    }
+
+    /// Ends session `token_hash`.
+    pub fn end_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "DELETE FROM sessions WHERE token_hash = $1",
+                params![token_hash],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Ends game `id` at ply `ply` without a move: `loser` (`black`,
     /// `white` or `both`) forfeits.
     pub fn end(&self, id: i64, ply: usize, loser: &str, ending: &str) -> Result<(), StoreError> {
@@ -791,6 +841,17 @@ impl Store {
             let ids = q.ints(
                 "SELECT id FROM games ORDER BY id DESC LIMIT $1",
                 params![limit],
+            )?;
+            games(q, ids)
+        })
+    }
+
+    /// `team`'s `limit` newest games, newest first.
+    pub fn games_of(&self, team: &str, limit: usize) -> Result<Vec<GameRow>, StoreError> {
+        self.read(|q| {
+            let ids = q.ints(
+                "SELECT id FROM games WHERE black = $1 OR white = $1 ORDER BY id DESC LIMIT $2",
+                params![team, limit],
             )?;
             games(q, ids)
         })

@@ -124,6 +124,13 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN black_setup_until_ms INTEGER;
     ALTER TABLE games ADD COLUMN white_setup_until_ms INTEGER;
     ALTER TABLE entrants ADD COLUMN seen_ms INTEGER;",
+    // 7: the pages' logins: a session's token is kept only as its hash;
+    // `team` NULL is the organiser's.
+    "CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        team TEXT REFERENCES teams(name),
+        expires_ms INTEGER NOT NULL
+    );",
 ];
 
 /// Migration `sql` in PostgreSQL's types: 64-bit integers, ids from a
