@@ -17,7 +17,8 @@ test: lint test-deps
 
 # What the tests need besides Rust: Chromium, which opens the game pages
 # (`reversi show --html`) headless, bubblewrap, the sandbox of
-# `match --sandbox` and of the online judge, the compilers the judge's
+# `match --sandbox` and of the online judge, ChromeDriver for the live
+# pages' tests, the compilers the judge's
 # tests submit to (gcc, g++, the system's python3), and PostgreSQL's
 # server, of which the
 # arena server's tests start a throwaway cluster of their own (as the
@@ -29,6 +30,10 @@ test-deps:
 	    echo "installing chromium (for the page tests)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium >/dev/null; }
+	@command -v chromedriver >/dev/null 2>&1 || { \
+	    echo "installing chromium-driver (WebDriver, for the live pages' tests)"; \
+	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium-driver >/dev/null; }
 	@command -v bwrap >/dev/null 2>&1 || { \
 	    echo "installing bubblewrap (the sandbox for programs)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \

@@ -125,6 +125,8 @@ pub struct Signals {
     games: std::sync::Mutex<std::collections::HashMap<i64, Arc<tokio::sync::Notify>>>,
     changes: std::sync::Mutex<u64>,
     changed: std::sync::Condvar,
+    /// Every change, for the live pages' streams.
+    any: tokio::sync::Notify,
 }
 
 impl Signals {
@@ -169,6 +171,13 @@ impl Signals {
     pub fn poke(&self) {
         *self.changes.lock().unwrap_or_else(|e| e.into_inner()) += 1;
         self.changed.notify_all();
+        self.any.notify_waiters();
+    }
+
+    /// A future that completes at the next change anywhere (made before
+    /// looking, so that no change slips in between).
+    pub fn next_change(&self) -> tokio::sync::futures::Notified<'_> {
+        self.any.notified()
     }
 
     /// The changes so far, to wait past.
@@ -476,6 +485,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}", get(pages::game_page))
         .route("/games/{id}/ggf", get(pages::game_ggf))
         .route("/games/{id}/log/{side}", get(pages::game_log_page))
+        .route("/games/{id}/events", get(pages::live::game_events))
+        .route("/contests/{id}/events", get(pages::live::contest_events))
         .route(
             "/login",
             get(pages::login::login_form).post(pages::login::login),

@@ -240,3 +240,162 @@ fn teams_and_the_organiser_use_the_pages_with_their_sessions() {
         );
     }
 }
+
+/// Headless Chromium driven through ChromeDriver (the W3C WebDriver
+/// protocol, spoken here over plain HTTP): a browser with scripts on.
+pub struct Browser {
+    driver: std::process::Child,
+    url: String,
+    session: String,
+    _profile: crate::remote::Scratch,
+}
+
+impl Browser {
+    pub fn start(name: &str) -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = std::process::Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver runs (`make test` installs chromium-driver)");
+        let url = format!("http://127.0.0.1:{port}");
+        let since = std::time::Instant::now();
+        let ready = || {
+            crate::remote::agent()
+                .get(format!("{url}/status"))
+                .call()
+                .is_ok_and(|r| r.status() == 200)
+        };
+        while !ready() {
+            assert!(
+                since.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = scratch(&format!("browser-{name}"));
+        let capabilities = serde_json::json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": crate::remote::chromium_path(),
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--no-first-run", "--disable-background-networking",
+                         "--disable-component-update", "--disable-sync",
+                         format!("--user-data-dir={}", profile.display())],
+            },
+        }}});
+        let (status, reply) = crate::remote::call(
+            &format!("{url}/session"),
+            "POST",
+            &[],
+            Some(&capabilities.to_string()),
+        );
+        assert_eq!(status, 200, "{reply}");
+        let session = reply["value"]["sessionId"].as_str().unwrap().to_string();
+        Browser {
+            driver,
+            url,
+            session,
+            _profile: profile,
+        }
+    }
+
+    fn command(&self, method: &str, path: &str, body: &serde_json::Value) -> serde_json::Value {
+        let (status, reply) = crate::remote::call(
+            &format!("{}/session/{}{path}", self.url, self.session),
+            method,
+            &[],
+            Some(&body.to_string()),
+        );
+        assert_eq!(status, 200, "{path}: {reply}");
+        reply["value"].clone()
+    }
+
+    pub fn open(&self, url: &str) {
+        self.command("POST", "/url", &serde_json::json!({ "url": url }));
+    }
+
+    /// Runs `script` (a function body) in the page; what it returns.
+    pub fn run(&self, script: &str) -> serde_json::Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            &serde_json::json!({ "script": script, "args": [] }),
+        )
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = crate::remote::call(
+            &format!("{}/session/{}", self.url, self.session),
+            "DELETE",
+            &[],
+            None,
+        );
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+#[test]
+fn a_live_board_changes_in_the_browser_after_a_move_without_a_reload() {
+    let dir = scratch("live");
+    let s = start(dir.join("arena.db"), "127.0.0.1:0");
+    crate::remote::register(&s, "alpha", "alpha-secret");
+    crate::remote::register(&s, "beta", "beta-secret");
+    let id = crate::remote::new_game(&s, "alpha", "beta", 600_000);
+    let browser = Browser::start("live");
+    browser.open(&format!("{}/games/{id}", s.url));
+    // A mark that a reload would wipe, once the page's stream is open.
+    browser.run("window.mark = 'still here'; return 1;");
+    std::thread::sleep(Duration::from_millis(500));
+    let alpha = [("x-team", "alpha"), ("x-secret", "alpha-secret")];
+    let (status, reply) = crate::remote::call(
+        &format!("{}/api/games/{id}/move", s.url),
+        "POST",
+        &alpha,
+        Some("{\"move\":\"d3\"}"),
+    );
+    assert_eq!(status, 200, "{reply}");
+    let stored = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let since = std::time::Instant::now();
+    let seen = loop {
+        let seen = browser.run(
+            "var b = document.getElementById('board');\
+             return [window.mark || null, b.getAttribute('data-live'), window.liveAt || 0,\
+                     b.querySelectorAll('.disc.black').length, b.querySelectorAll('.cell.legal').length,\
+                     document.getElementById('position').textContent];",
+        );
+        if seen[1] == "1" {
+            break seen;
+        }
+        assert!(
+            since.elapsed() < Duration::from_secs(10),
+            "the board did not change: {seen}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(seen[0], "still here", "the page was reloaded: {seen}");
+    assert_eq!(seen[3], 4, "black's discs after d3: {seen}");
+    assert_eq!(seen[4], 3, "white's replies after d3 (c3, e3, c5): {seen}");
+    assert!(
+        seen[5].as_str().unwrap().contains("white to move"),
+        "{seen}"
+    );
+    // How long after the move was stored the board showed it (the
+    // browser and the test share the machine's clock).
+    let shown = seen[2].as_i64().unwrap();
+    eprintln!(
+        "live update: {} ms after the move was answered",
+        shown - stored
+    );
+}

@@ -163,6 +163,13 @@ pub fn call(url: &str, method: &str, headers: &[(&str, &str)], body: Option<&str
             }
             request.send(body.unwrap_or(""))
         }
+        "DELETE" => {
+            let mut request = agent.delete(url);
+            for (k, v) in headers {
+                request = request.header(*k, *v);
+            }
+            request.call()
+        }
         _ => {
             let mut request = agent.get(url);
             for (k, v) in headers {
@@ -446,6 +453,16 @@ fn a_killed_server_restarts_and_the_game_goes_on() {
         "the moves stored before the kill stand"
     );
     assert!(a.contains(&format!("game {id}: ")) && b.contains(&format!("game {id}: ")));
+}
+
+/// Chromium's path, for ChromeDriver.
+pub fn chromium_path() -> String {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {}", chromium()))
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// Chromium (or Chrome), as `make test` installs it.

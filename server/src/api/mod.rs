@@ -305,7 +305,7 @@ pub async fn create_game(
 }
 
 /// The game as JSON, from `team`'s view when a team asks.
-fn game_json(row: &GameRow, team: Option<&str>) -> Result<Value, Refusal> {
+pub(crate) fn game_json(row: &GameRow, team: Option<&str>) -> Result<Value, Refusal> {
     let position = Position::of(row).map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     let to_move = if row.ending.is_some() {
         Value::Null

@@ -2,10 +2,12 @@
 //! contests and games, each contest's page (standings, a knockout's
 //! bracket, its games), each game's page (the viewer of `reversi show
 //! --html`: the board with a slider, the moves) and its GGF, and a team's
-//! page for its submissions ([`team`]). A page of a game or contest still
-//! going reloads itself when something changes.
+//! page for its submissions ([`team`]), the login ([`login`]) and the
+//! organiser's page ([`admin`]). A page of a game or contest still going
+//! reloads itself when its stream says it changed ([`live`]).
 
 pub mod admin;
+pub mod live;
 pub mod login;
 pub mod session;
 pub mod team;
@@ -21,13 +23,6 @@ use reversi::show::escape_html;
 use reversi_core::bitboard::Square;
 use reversi_core::board::Color;
 use std::sync::Arc;
-
-/// While a game goes on, its page asks for the game every second and
-/// reloads when the number of moves or the ending has changed.
-const LIVE: &str = "<script>(function(){var seen=null;function look(){\
-fetch(location.pathname.replace(/^\\/games\\//,'/api/games/')).then(function(r){return r.json();})\
-.then(function(g){var now=g.moves.length+'/'+g.ending;if(seen!==null&&now!==seen){location.hash='';location.reload();}\
-seen=now;if(g.ending===null)setTimeout(look,1000);}).catch(function(){setTimeout(look,2000);});}look();})();</script>";
 
 /// The stored game as GGF: the players, every move, the ending as a
 /// comment and, when it ended on the board, `RE` (black's disc difference).
@@ -103,7 +98,8 @@ pub async fn game_page(
         1,
     );
     if row.ending.is_none() {
-        page = page.replacen("</body>", &format!("{LIVE}</body>"), 1);
+        let script = live::game_script(row.moves.len(), None);
+        page = page.replacen("</body>", &format!("{script}</body>"), 1);
     }
     Ok(Html(page))
 }
@@ -175,14 +171,6 @@ pub async fn index(State(app): State<Arc<App>>) -> Result<Html<String>, Refusal>
         ),
     )))
 }
-
-/// While a contest goes on, its page asks for it every second and reloads
-/// when its games, their endings or its state have changed.
-const LIVE_CONTEST: &str = "<script>(function(){var seen=null;function look(){\
-fetch(location.pathname.replace(/^\\/contests\\//,'/api/contests/')).then(function(r){return r.json();})\
-.then(function(c){var now=c.state+'|'+c.games.map(function(g){return g.moves+'/'+g.ending;}).join(',');\
-if(seen!==null&&now!==seen){location.reload();}seen=now;if(c.state!=='finished')setTimeout(look,1000);})\
-.catch(function(){setTimeout(look,2000);});}look();})();</script>";
 
 /// A standings table from its JSON (`Table::to_json`): the keys of the
 /// first row are the columns.
@@ -261,9 +249,9 @@ pub async fn contest_page(
         .map(|svg| format!("<h2>Bracket</h2><div class=\"bracket\">{svg}</div>"))
         .unwrap_or_default();
     let live = if contest.state == "finished" {
-        ""
+        String::new()
     } else {
-        LIVE_CONTEST
+        live::contest_script(&contest, &games)
     };
     Ok(Html(page(
         &contest.name,
