@@ -25,6 +25,7 @@
 //! GGF, the game page, the tournament rules, the seat) <- this crate;
 //! within it store, game <- hosted <- contest <- lease <- api, pages.
 
+pub mod analysis;
 pub mod api;
 pub mod auth;
 pub mod conn;

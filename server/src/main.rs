@@ -72,6 +72,9 @@ struct Args {
     /// Where submissions are built and their programs kept to run (default: a new folder in the system's temporary folder)
     #[arg(long, value_name = "DIR")]
     programs_dir: Option<PathBuf>,
+    /// Leave finished games unanalysed (by default each is, in the background, at the lowest priority, on the server's core)
+    #[arg(long)]
+    no_analysis: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -279,6 +282,9 @@ fn run(args: &Args) -> Result<(), String> {
         // from where their stored games have got to, as their leases lapse
         // (at once after a start alone).
         reversi_server::lease::keep(&app);
+        if !args.no_analysis {
+            reversi_server::analysis::start(&app);
+        }
         reversi_server::conn::serve(listener, router(app), limits, proxies)
             .await
             .map_err(|e| e.to_string())

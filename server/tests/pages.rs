@@ -211,6 +211,28 @@ fn teams_and_the_organiser_use_the_pages_with_their_sessions() {
         page.html
     );
 
+    // Each finished game is analysed in the background: its page names
+    // the losing mistakes, with the best move and its cost, and draws the
+    // graph of the moves' worth.
+    let since = std::time::Instant::now();
+    let analysed = loop {
+        let page = alpha.get("/games/1");
+        if !page.html.contains("still to come") {
+            break page.html;
+        }
+        assert!(since.elapsed() < Duration::from_secs(60), "no analysis");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(
+        analysed.contains("Where the game was decided"),
+        "{analysed}"
+    );
+    assert!(
+        analysed.contains("best was <b>"),
+        "no losing mistake named: {analysed}"
+    );
+    assert!(analysed.contains("Evaluation (black's view"), "{analysed}");
+
     // A hosted side's stderr is its team's and the organiser's only.
     let log = "/games/1/log/white";
     let house_side = if crate::remote::game(&s, 1)["black"] == "house" {

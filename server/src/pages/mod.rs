@@ -69,7 +69,21 @@ pub async fn game_page(
     Path(id): Path<i64>,
 ) -> Result<Html<String>, Refusal> {
     let row = load(&app, id).await?;
-    let mut page = reversi::show::html_page(&ggf_of(&row))
+    let worker = Arc::clone(&app);
+    let analysis = blocking(move || Ok(worker.store.analysis(id)?)).await?;
+    let analysis: Option<serde_json::Value> =
+        analysis.and_then(|text| serde_json::from_str(&text).ok());
+    let mut game = ggf_of(&row);
+    if let Some(moves) = analysis.as_ref().and_then(|a| a.as_array()) {
+        // Each move's worth to its player, as `reversi analyze --ggf`
+        // writes it: the viewer draws the graph from them.
+        for (m, a) in game.moves.iter_mut().zip(moves) {
+            if let Some(discs) = a["played_value"]["discs"].as_f64() {
+                m.eval = format!("{discs:.2}");
+            }
+        }
+    }
+    let mut page = reversi::show::html_page(&game)
         .map_err(|e| Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, &e))?;
     // The viewer says how a finished game ended (its comment): said once.
     let status = if row.ending.is_some() {
@@ -92,9 +106,10 @@ pub async fn game_page(
     if let (Some(from), Some(to)) = (page.find("<title>"), page.find("</title>")) {
         page.replace_range(from..to + "</title>".len(), &title);
     }
+    let mistakes = mistakes_html(&row, analysis.as_ref());
     page = page.replacen(
         "<div class=\"controls\">",
-        &format!("{links}<div class=\"controls\">"),
+        &format!("{links}{mistakes}<div class=\"controls\">"),
         1,
     );
     if row.ending.is_none() {
@@ -336,4 +351,53 @@ pub async fn game_log_page(
                 .into_response()
         }
     }
+}
+
+/// A finished game's losing mistakes, side by side, from its analysis:
+/// the move, the result it threw away, the best move and what the move
+/// cost; or that the analysis is still to come.
+fn mistakes_html(row: &GameRow, analysis: Option<&serde_json::Value>) -> String {
+    if row.ending.is_none() {
+        return String::new();
+    }
+    let Some(moves) = analysis.and_then(|a| a.as_array()) else {
+        return "<p class=\"analysis\">The analysis of this game is still to come (the server analyses each finished game in turn).</p>".into();
+    };
+    let outcome = |v: &serde_json::Value| {
+        let d = v["discs"].as_f64().unwrap_or(0.0);
+        if d.abs() < 0.5 {
+            "a draw"
+        } else if d > 0.0 {
+            "a win"
+        } else {
+            "a loss"
+        }
+    };
+    let mut out = String::from("<section class=\"analysis\"><h2>Where the game was decided</h2>");
+    for (color, team) in [("black", &row.black), ("white", &row.white)] {
+        let lost: Vec<&serde_json::Value> = moves
+            .iter()
+            .filter(|m| m["color"] == color && m["lost_the_result"] == true)
+            .collect();
+        out.push_str(&format!("<h3>{color}: {}</h3>", escape_html(team)));
+        if lost.is_empty() {
+            out.push_str("<p>No move of this side changed the result.</p>");
+            continue;
+        }
+        out.push_str("<ul class=\"mistakes\">");
+        for m in lost {
+            out.push_str(&format!(
+                "<li><a href=\"#{n}\">move {n}</a>, {played}: {before} became {after}; best was <b>{best}</b>, {cost} discs better</li>",
+                n = m["number"],
+                played = m["played"].as_str().unwrap_or("pass"),
+                before = outcome(&m["left_value"]),
+                after = outcome(&m["played_value"]),
+                best = m["best"].as_str().unwrap_or("pass"),
+                cost = m["cost"],
+            ));
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</section>");
+    out
 }

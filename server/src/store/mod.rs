@@ -846,6 +846,39 @@ impl Store {
         })
     }
 
+    /// The oldest finished game not analysed yet.
+    pub fn unanalysed(&self) -> Result<Option<GameRow>, StoreError> {
+        self.read(|q| {
+            let id = q.int(
+                "SELECT id FROM games WHERE ending IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM analyses WHERE analyses.game = games.id)
+                 ORDER BY id LIMIT 1",
+                &[],
+            )?;
+            id.map_or(Ok(None), |id| game(q, id))
+        })
+    }
+
+    /// Keeps game `id`'s analysis, unless one is kept already.
+    pub fn add_analysis(&self, id: i64, moves: &str) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "INSERT INTO analyses (game, moves) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                params![id, moves],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Game `id`'s analysis, once made.
+    pub fn analysis(&self, id: i64) -> Result<Option<String>, StoreError> {
+        self.read(|q| {
+            q.row("SELECT moves FROM analyses WHERE game = $1", params![id])?
+                .map(|r| r.text(0))
+                .transpose()
+        })
+    }
+
     /// `team`'s `limit` newest games, newest first.
     pub fn games_of(&self, team: &str, limit: usize) -> Result<Vec<GameRow>, StoreError> {
         self.read(|q| {

@@ -131,6 +131,12 @@ pub const MIGRATIONS: &[&str] = &[
         team TEXT REFERENCES teams(name),
         expires_ms INTEGER NOT NULL
     );",
+    // 8: each finished game's analysis (what each move cost its player),
+    // as JSON.
+    "CREATE TABLE analyses (
+        game INTEGER PRIMARY KEY REFERENCES games(id),
+        moves TEXT NOT NULL
+    );",
 ];
 
 /// Migration `sql` in PostgreSQL's types: 64-bit integers, ids from a
