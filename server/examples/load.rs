@@ -10,7 +10,11 @@
 //! milliseconds over each move after its first, and posts a random legal
 //! move. Prints the moves a second, the round trip of a move (p50, p99,
 //! max), the games lost on time, the server's CPU a move and its peak
-//! memory.
+//! memory. With `--spectators S`, S more threads each open a game's page
+//! and follow its stream of events (`/games/ID/events`, reopened as it
+//! ends) until the game ends, as a browser on the page does; the server
+//! runs with `--no-analysis`, so that its CPU is the games' and the
+//! pages'.
 //!
 //! `cargo run --release -p reversi-server --example load -- --games 500
 //! --move-time 1000 --think 900 --server-cpus 1`, with this process pinned
@@ -30,6 +34,7 @@ struct Args {
     think: u64,
     cpus: Option<String>,
     db: Option<String>,
+    spectators: usize,
 }
 
 fn args() -> Args {
@@ -40,6 +45,7 @@ fn args() -> Args {
         think: 900,
         cpus: None,
         db: None,
+        spectators: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -51,6 +57,7 @@ fn args() -> Args {
             "--think" => a.think = value.parse().unwrap_or_else(|_| usage(&flag)),
             "--server-cpus" => a.cpus = Some(value),
             "--db" => a.db = Some(value),
+            "--spectators" => a.spectators = value.parse().unwrap_or_else(|_| usage(&flag)),
             _ => usage(&flag),
         }
     }
@@ -60,7 +67,7 @@ fn args() -> Args {
 fn usage(flag: &str) -> ! {
     eprintln!(
         "load: bad flag or value '{flag}' (--server PATH --games N --move-time MS --think MS \
-         --server-cpus LIST --db FILE|URL)"
+         --server-cpus LIST --db FILE|URL --spectators N)"
     );
     std::process::exit(2)
 }
@@ -135,6 +142,9 @@ fn peak_memory_mb(pid: u32) -> f64 {
 struct Tally {
     latencies: Vec<Duration>,
     endings: Vec<String>,
+    /// Events the spectators were sent, and the pages' bytes.
+    events: usize,
+    page_bytes: usize,
 }
 
 fn main() {
@@ -157,6 +167,7 @@ fn main() {
         .args(["--addr", "127.0.0.1:0", "--db", &db, "--rate", "0"])
         // Every bot is this one address, a connection each.
         .args(["--max-conns-per-client", "0", "--max-conns", "100000"])
+        .arg("--no-analysis")
         .env("REVERSI_ADMIN_TOKEN", TOKEN)
         .stdout(Stdio::piped())
         .spawn()
@@ -190,6 +201,7 @@ fn main() {
     let cpu0 = cpu_seconds(pid);
     let t0 = Instant::now();
     let mut bots = Vec::new();
+    let mut ids = Vec::new();
     for g in 0..a.games {
         let reply = post(
             &agent,
@@ -199,6 +211,7 @@ fn main() {
                                 "move_time_ms": a.move_time }),
         );
         let id = reply["id"].as_i64().expect("a game is made");
+        ids.push(id);
         for side in 0..2 {
             let (name, secret) = teams[2 * g + side].clone();
             let url = url.clone();
@@ -212,6 +225,17 @@ fn main() {
                     .expect("a thread a bot"),
             );
         }
+    }
+    for k in 0..a.spectators {
+        let url = url.clone();
+        let tally = Arc::clone(&tally);
+        let id = ids[k % ids.len()];
+        bots.push(
+            std::thread::Builder::new()
+                .stack_size(256 * 1024)
+                .spawn(move || spectator(&url, id, &tally))
+                .expect("a thread a spectator"),
+        );
     }
     for b in bots {
         let _ = b.join();
@@ -262,6 +286,47 @@ fn main() {
     );
     for e in lost.iter().take(3) {
         println!("  e.g. {e}");
+    }
+    if a.spectators > 0 {
+        println!(
+            "{} spectators: {} events, {:.1} KB of pages each",
+            a.spectators,
+            tally.events,
+            tally.page_bytes as f64 / a.spectators as f64 / 1024.0
+        );
+    }
+}
+
+/// A browser on game `id`'s page: the page, then its stream of events,
+/// opened again as each ends, until the game has ended.
+fn spectator(url: &str, id: i64, tally: &Mutex<Tally>) {
+    let agent = agent();
+    let page = agent
+        .get(format!("{url}/games/{id}"))
+        .call()
+        .ok()
+        .and_then(|mut r| r.body_mut().read_to_string().ok())
+        .unwrap_or_default();
+    tally.lock().unwrap().page_bytes += page.len();
+    loop {
+        let Ok(mut response) = agent.get(format!("{url}/games/{id}/events")).call() else {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        let mut ended = false;
+        for line in BufReader::new(response.body_mut().as_reader()).lines() {
+            let Ok(line) = line else { break };
+            if line.starts_with("event: game") {
+                tally.lock().unwrap().events += 1;
+            }
+            if line.starts_with("data: ") && !line.contains("\"ending\":null") {
+                ended = true;
+            }
+        }
+        if ended {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
