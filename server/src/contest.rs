@@ -279,7 +279,12 @@ impl Arena for Games<'_> {
                             (row.forfeit.as_deref(), side),
                             (Some("black"), 0) | (Some("white"), 1) | (Some("both"), _)
                         );
-                        if forfeited && row.setup_until_ms[side].is_some() {
+                        // A remote bot that never came; a hosted program
+                        // that never set up was offered its game, and failed.
+                        let team = if side == 0 { &row.black } else { &row.white };
+                        let remote = row.programs[side].is_none()
+                            && !matches!(self.app.store.command_of(team), Ok(Some(_)));
+                        if forfeited && remote && row.setup_until_ms[side].is_some() {
                             absent.push(entrant);
                         }
                     }
@@ -423,6 +428,7 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         } else {
             usize::MAX
         };
+        games.absent.borrow_mut().clear();
         let matches = elo::play_round(&mut pool, games, openings, room);
         // Never offered its game (its bot never came for it): it lost the
         // game, but may play the next when it comes.

@@ -98,8 +98,8 @@ impl Table for Seat {
     }
 
     fn ready(&self) {
-        // Not stored: the seat's clock starts after the setup allowance,
-        // which is no worse than the program's start-up counted.
+        // Should this fail to be stored, the clock starts at the end of
+        // the setup allowance instead: later, never sooner.
         let _ = self
             .app
             .store
