@@ -154,25 +154,7 @@ async fn act(
         check_csrf(headers, csrf)?;
         work.await
     };
-    let (status, said) = match done.await {
-        Ok(said) => (
-            StatusCode::OK,
-            format!(
-                "<p class=\"said\" role=\"status\">{}</p>",
-                escape_html(&said)
-            ),
-        ),
-        Err(refusal) => {
-            let (status, why) = refusal.parts();
-            (
-                status,
-                format!(
-                    "<p class=\"refused\" role=\"alert\"><b>Refused:</b> {}</p>",
-                    escape_html(why)
-                ),
-            )
-        }
-    };
+    let (status, said) = super::outcome_line(done.await);
     show(app, headers, status, &said).await
 }
 

@@ -13,7 +13,6 @@ use axum::http::header::LOCATION;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Form;
-use reversi::show::escape_html;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -55,12 +54,8 @@ pub async fn login_form(headers: HeaderMap) -> Response {
 }
 
 /// Refused: the login page again, with why.
-fn refused(headers: &HeaderMap, refusal: &Refusal) -> Response {
-    let (status, why) = refusal.parts();
-    let said = format!(
-        "<p class=\"refused\" role=\"alert\"><b>Refused:</b> {}</p>",
-        escape_html(why)
-    );
+fn refused(headers: &HeaderMap, refusal: Refusal) -> Response {
+    let (status, said) = super::outcome_line(Err(refusal));
     login_page(headers, status, &said)
 }
 
@@ -99,7 +94,7 @@ pub async fn login(
     };
     match done.await {
         Ok(cookie) => onward("/team", cookie),
-        Err(refusal) => refused(&headers, &refusal),
+        Err(refusal) => refused(&headers, refusal),
     }
 }
 
@@ -119,7 +114,7 @@ pub async fn signup(
     };
     match done.await {
         Ok(cookie) => onward("/team", cookie),
-        Err(refusal) => refused(&headers, &refusal),
+        Err(refusal) => refused(&headers, refusal),
     }
 }
 
@@ -160,7 +155,7 @@ pub async fn admin_login(
     };
     match done.await {
         Ok(cookie) => onward("/admin", cookie),
-        Err(refusal) => refused(&headers, &refusal),
+        Err(refusal) => refused(&headers, refusal),
     }
 }
 
@@ -183,7 +178,7 @@ pub async fn logout(
     };
     match done.await {
         Ok(cookie) => onward("/", cookie),
-        Err(refusal) => refused(&headers, &refusal),
+        Err(refusal) => refused(&headers, refusal),
     }
 }
 

@@ -401,3 +401,27 @@ fn mistakes_html(row: &GameRow, analysis: Option<&serde_json::Value>) -> String 
     out.push_str("</section>");
     out
 }
+
+/// What came of a form, as the line at the top of the page it shows
+/// again, and that page's status: what was done, or the refusal and why.
+pub(crate) fn outcome_line(done: Result<String, Refusal>) -> (StatusCode, String) {
+    match done {
+        Ok(said) => (
+            StatusCode::OK,
+            format!(
+                "<p class=\"said\" role=\"status\">{}</p>",
+                escape_html(&said)
+            ),
+        ),
+        Err(refusal) => {
+            let (status, why) = refusal.parts();
+            (
+                status,
+                format!(
+                    "<p class=\"refused\" role=\"alert\"><b>Refused:</b> {}</p>",
+                    escape_html(why)
+                ),
+            )
+        }
+    }
+}

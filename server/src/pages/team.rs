@@ -194,22 +194,10 @@ pub async fn team_post(
         check_csrf(&headers, &sent.csrf)?;
         store(&app, team.clone(), sent.language, sent.source).await
     };
-    let (status, said) = match submitted.await {
-        Ok(id) => (
-            StatusCode::OK,
-            format!("<p class=\"said\" role=\"status\">Program {id} submitted: queued for the judge. Load this page again to follow it.</p>"),
-        ),
-        Err(refusal) => {
-            let (status, why) = refusal.parts();
-            (
-                status,
-                format!(
-                    "<p class=\"refused\" role=\"alert\"><b>Refused:</b> {}</p>",
-                    escape_html(why)
-                ),
-            )
-        }
-    };
+    let submitted = submitted.await.map(|id| {
+        format!("Program {id} submitted: queued for the judge. Load this page again to follow it.")
+    });
+    let (status, said) = super::outcome_line(submitted);
     let shown = async {
         let (csrf, set) = session::csrf(&headers)?;
         let below = below(&app, &team).await?;
