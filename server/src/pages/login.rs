@@ -86,16 +86,7 @@ pub async fn login(
     headers: HeaderMap,
     sent: Result<Form<TeamLogin>, axum::extract::rejection::FormRejection>,
 ) -> Response {
-    let done = async {
-        let Form(sent) = sent.map_err(|e| Refusal::new(StatusCode::BAD_REQUEST, &e.body_text()))?;
-        check_csrf(&headers, &sent.csrf)?;
-        let team = check_team(&app, client, sent.team, sent.secret).await?;
-        session::open(&app, Who::Team(team)).await
-    };
-    match done.await {
-        Ok(cookie) => onward("/team", cookie),
-        Err(refusal) => refused(&headers, refusal),
-    }
+    team_session(app, client, headers, sent, false).await
 }
 
 /// `POST /signup`: registers the team as `POST /api/teams` does, and
@@ -106,10 +97,26 @@ pub async fn signup(
     headers: HeaderMap,
     sent: Result<Form<TeamLogin>, axum::extract::rejection::FormRejection>,
 ) -> Response {
+    team_session(app, client, headers, sent, true).await
+}
+
+/// Opens a session for the team the form names, once its secret is
+/// checked (or, `new`, once it is registered with it): on to its page.
+async fn team_session(
+    app: Arc<App>,
+    client: std::net::IpAddr,
+    headers: HeaderMap,
+    sent: Result<Form<TeamLogin>, axum::extract::rejection::FormRejection>,
+    new: bool,
+) -> Response {
     let done = async {
         let Form(sent) = sent.map_err(|e| Refusal::new(StatusCode::BAD_REQUEST, &e.body_text()))?;
         check_csrf(&headers, &sent.csrf)?;
-        let team = crate::api::add_team(&app, client, sent.team, sent.secret).await?;
+        let team = if new {
+            crate::api::add_team(&app, client, sent.team, sent.secret).await?
+        } else {
+            check_team(&app, client, sent.team, sent.secret).await?
+        };
         session::open(&app, Who::Team(team)).await
     };
     match done.await {

@@ -333,16 +333,15 @@ impl Store {
             )?;
             // The next side's clock starts now, or once its setup
             // allowance is over if it has not shown up yet.
+            // (One statement, no read: this is every move's path.)
             let column = SETUP_UNTIL[(ply + 1) % 2];
-            let until = q
-                .int(
-                    &format!("SELECT {column} FROM games WHERE id = $1"),
-                    params![id],
-                )?
-                .unwrap_or(now_ms);
             q.exec(
-                "UPDATE games SET turn_since_ms = $2, ending = $3 WHERE id = $1",
-                params![id, until.max(now_ms), ending],
+                &format!(
+                    "UPDATE games SET ending = $3,
+                     turn_since_ms = CASE WHEN {column} > $2 THEN {column} ELSE $2 END
+                     WHERE id = $1"
+                ),
+                params![id, now_ms, ending],
             )?;
             if ending.is_some() {
                 q.exec("DELETE FROM seats WHERE game = $1", params![id])?;
