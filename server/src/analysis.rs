@@ -5,7 +5,8 @@
 //!
 //! One thread does it, a game at a time, at the lowest priority and on
 //! the server's own core: the judge slots' cores stay the games', and a
-//! live request or a game's move always goes first. Each game's cost is
+//! live request or a game's move always goes first; it pauses between
+//! positions while the server builds or checks a submission. Each game's cost is
 //! bounded ([`REACH`]: a selective search to a fixed depth, solved only
 //! near the end and within a time a position). Several server processes
 //! on one database may analyse the same game at once; the first result
@@ -67,12 +68,26 @@ pub fn to_json(reports: &[MoveReport]) -> Json {
     )
 }
 
-/// Analyses finished game `row`: its moves as `to_json` writes them.
-pub fn of(row: &GameRow, searcher: &mut Searcher) -> Result<Json, String> {
+/// Analyses finished game `row`: its moves as `to_json` writes them;
+/// `between` is called after each position (where it may wait).
+pub fn of(row: &GameRow, searcher: &mut Searcher, between: impl FnMut()) -> Result<Json, String> {
     let game = crate::pages::ggf_of(row);
-    let reports = analyze(&game, searcher, REACH, || {})?;
+    let reports = analyze(&game, searcher, REACH, between)?;
     Ok(to_json(&reports))
 }
+
+/// Waits while this server builds or checks a submission: those run on
+/// the same core in a sandbox of their own session, and the kernel's
+/// autogroups share a core between sessions evenly, whatever this
+/// thread's nice; a check's second must be the program's.
+fn while_judging(app: &App) {
+    while !app.judging.keys().is_empty() {
+        std::thread::sleep(JUDGING_LOOK);
+    }
+}
+
+/// How often a paused analysis looks whether the judging is done.
+const JUDGING_LOOK: Duration = Duration::from_millis(20);
 
 /// Lowers the calling thread to the least priority (nice 19): its work
 /// waits for everything else.
@@ -102,8 +117,10 @@ pub fn start(app: &Arc<App>) {
                     std::thread::sleep(IDLE_LOOK);
                     continue;
                 };
+                while_judging(&app);
                 searcher.new_game();
-                let analysis = of(&row, &mut searcher).unwrap_or_else(|e| json!({ "error": e }));
+                let analysis = of(&row, &mut searcher, || while_judging(&app))
+                    .unwrap_or_else(|e| json!({ "error": e }));
                 if let Err(e) = app.store.add_analysis(row.id, &analysis.to_string()) {
                     eprintln!("reversi-server: game {}: its analysis: {e}", row.id);
                     std::thread::sleep(IDLE_LOOK);
