@@ -189,10 +189,23 @@ fn graph_svg(frames: &[Frame]) -> Option<String> {
         mid = height / 2.0,
         bottom = height - 4.0,
     );
+    // The move axis: a tick and its number every ten moves.
+    for n in (10..=last as usize).step_by(10) {
+        let _ = write!(
+            svg,
+            "<line x1=\"{at:.1}\" y1=\"{a}\" x2=\"{at:.1}\" y2=\"{height}\" class=\"axis\"/>\
+             <text x=\"{at:.1}\" y=\"{b}\" text-anchor=\"middle\">{n}</text>",
+            at = x(n),
+            a = height - 4.0,
+            b = height - 6.0,
+        );
+    }
     let _ = write!(
         svg,
-        "<line id=\"now\" x1=\"{w}\" y1=\"0\" x2=\"{w}\" y2=\"{height}\" class=\"now\"/></svg>",
-        w = width
+        "<text x=\"{w}\" y=\"{mid_label}\" text-anchor=\"end\">move</text>\
+         <line id=\"now\" x1=\"{w}\" y1=\"0\" x2=\"{w}\" y2=\"{height}\" class=\"now\"/></svg>",
+        w = width,
+        mid_label = height / 2.0 - 3.0,
     );
     Some(svg)
 }
@@ -211,7 +224,11 @@ background:#1b5e20;padding:4px;width:max-content;border-radius:4px}\
 .moves a{color:inherit;text-decoration:none}\
 #graph .graph-back{fill:#fafafa}#graph .axis{stroke:#999}#graph polyline{fill:none;stroke:#1565c0;stroke-width:2}\
 #graph .now{stroke:#e53935}#graph text{font-size:10px;fill:#555}\
-.controls{margin:1em 0}.controls input{width:360px;vertical-align:middle}";
+.controls{margin:1em 0}.controls input{width:360px;max-width:100%;vertical-align:middle}\
+#graph{max-width:100%;height:auto}:focus-visible{outline:3px solid #1565c0;outline-offset:2px}\
+@media (max-width:480px){body{margin:.5em}.files{grid-template-columns:repeat(8,38px)}\
+.ranks{grid-template-rows:repeat(8,38px)}.board{grid-template-columns:repeat(8,36px);grid-template-rows:repeat(8,36px)}\
+.disc{width:30px;height:30px}.moves{columns:2}}";
 
 /// The page's script: draws the position chosen by the slider, the keys
 /// (arrows, Home, End), a click in the list or the address (`#N`).

@@ -206,10 +206,25 @@ impl Games<'_> {
     }
 
     fn save(&self, table: &Table, bracket: Option<&str>, finished: bool) {
+        self.save_rated(table, bracket, None, finished);
+    }
+
+    /// Saves the standings, with an Elo pool's ratings after `seq` games.
+    fn save_rated(
+        &self,
+        table: &Table,
+        bracket: Option<&str>,
+        ratings: Option<(i64, &[(String, i64)])>,
+        finished: bool,
+    ) {
         patiently("a contest's standings", || {
-            self.app
-                .store
-                .save_standings(self.contest.id, &table.to_json(), bracket, finished)
+            self.app.store.save_standings(
+                self.contest.id,
+                &table.to_json(),
+                bracket,
+                ratings,
+                finished,
+            )
         });
         self.app.moved.poke();
     }
@@ -428,6 +443,15 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         } else {
             usize::MAX
         };
+        if admitted {
+            // Where a newcomer's rating starts.
+            games.save_rated(
+                &pool.standings_table(&names),
+                None,
+                Some((seq, &ratings_of(&pool, &names))),
+                false,
+            );
+        }
         games.absent.borrow_mut().clear();
         let matches = elo::play_round(&mut pool, games, openings, room);
         // Never offered its game (its bot never came for it): it lost the
@@ -437,7 +461,12 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         }
         // Saved when something changed: an idle pool looks every second.
         if matches > 0 || admitted || renewed {
-            games.save(&pool.standings_table(&names), None, false);
+            games.save_rated(
+                &pool.standings_table(&names),
+                None,
+                Some((games.next.get(), &ratings_of(&pool, &names))),
+                false,
+            );
         }
         if matches == 0 && target > 0 && names.len() >= 2 {
             // A pool of set length stops where no pair may meet, as
@@ -453,6 +482,15 @@ fn run_pool(games: &Games<'_>, openings: &mut Openings) {
         }
         played += 2 * matches as i64;
     }
+}
+
+/// Each entrant's rating, rounded, as the ratings table keeps it.
+fn ratings_of(pool: &elo::Pool, names: &[String]) -> Vec<(String, i64)> {
+    names
+        .iter()
+        .zip(&pool.players)
+        .map(|(name, p)| (name.clone(), p.rating.round() as i64))
+        .collect()
 }
 
 /// Records, before game number `seq`, each entrant of the pool whose

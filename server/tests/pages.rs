@@ -342,6 +342,126 @@ impl Browser {
         self.command("POST", "/url", &serde_json::json!({ "url": url }));
     }
 
+    /// The first element `css` selects, waiting up to 10 s for it.
+    fn element(&self, css: &str) -> String {
+        let since = std::time::Instant::now();
+        loop {
+            let (status, reply) = crate::remote::call(
+                &format!("{}/session/{}/element", self.url, self.session),
+                "POST",
+                &[],
+                Some(&serde_json::json!({ "using": "css selector", "value": css }).to_string()),
+            );
+            if status == 200 {
+                let found = &reply["value"];
+                return found
+                    .as_object()
+                    .and_then(|o| o.values().next())
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_else(|| panic!("{css}: {reply}"))
+                    .to_string();
+            }
+            assert!(
+                since.elapsed() < Duration::from_secs(10),
+                "no {css} on {}: {reply}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Types `keys` into the element `css` selects, as a keyboard would
+    /// (`\u{E004}` is Tab, `\u{E007}` Enter).
+    pub fn type_in(&self, css: &str, keys: &str) {
+        let id = self.element(css);
+        self.command(
+            "POST",
+            &format!("/element/{id}/value"),
+            &serde_json::json!({ "text": keys }),
+        );
+    }
+
+    pub fn click(&self, css: &str) {
+        let id = self.element(css);
+        self.command(
+            "POST",
+            &format!("/element/{id}/click"),
+            &serde_json::json!({}),
+        );
+    }
+
+    /// The page's address, from its path on.
+    pub fn path(&self) -> String {
+        let url = self.run("return location.pathname + location.search;");
+        url.as_str().unwrap().to_string()
+    }
+
+    /// Waits (up to 10 s) for the browser to be at `path`: a form posted
+    /// by a click goes on loading after the click returns.
+    pub fn wait_path(&self, path: &str) {
+        let since = std::time::Instant::now();
+        while self.path() != path {
+            assert!(
+                since.elapsed() < Duration::from_secs(10),
+                "at {}, not {path}",
+                self.path()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits (up to 10 s) until `seen` holds of the page's text.
+    pub fn wait_text(&self, seen: impl Fn(&str) -> bool) -> String {
+        let since = std::time::Instant::now();
+        loop {
+            let text = self.text();
+            if seen(&text) {
+                return text;
+            }
+            assert!(since.elapsed() < Duration::from_secs(10), "{text}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The page's text as a reader sees it.
+    pub fn text(&self) -> String {
+        let text = self.run("return document.body ? document.body.innerText : '';");
+        text.as_str().unwrap_or_default().to_string()
+    }
+
+    /// Opens `url` and waits until `ready` holds of its text (reloading
+    /// every 200 ms, for up to `secs`).
+    pub fn open_until(&self, url: &str, secs: u64, ready: impl Fn(&str) -> bool) -> String {
+        let since = std::time::Instant::now();
+        loop {
+            self.open(url);
+            let text = self.text();
+            if ready(&text) {
+                return text;
+            }
+            assert!(
+                since.elapsed() < Duration::from_secs(secs),
+                "{url} never came: {text}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The window's size, in CSS pixels.
+    pub fn resize(&self, width: u32, height: u32) {
+        self.command(
+            "POST",
+            "/window/rect",
+            &serde_json::json!({ "width": width, "height": height }),
+        );
+    }
+
+    /// Whether the page fits the window's width without scrolling sideways.
+    pub fn fits(&self) -> bool {
+        self.run("return document.documentElement.scrollWidth <= window.innerWidth;")
+            == serde_json::json!(true)
+    }
+
     /// Runs `script` (a function body) in the page; what it returns.
     pub fn run(&self, script: &str) -> serde_json::Value {
         self.command(
@@ -419,5 +539,157 @@ fn a_live_board_changes_in_the_browser_after_a_move_without_a_reload() {
     eprintln!(
         "live update: {} ms after the move was answered",
         shown - stored
+    );
+}
+
+/// Whether the page in `browser` fits a phone's width (asserted with the
+/// page's address).
+fn assert_fits(browser: &Browser) {
+    assert!(
+        browser.fits(),
+        "{} is wider than a phone's 375 px",
+        browser.path()
+    );
+}
+
+#[test]
+fn a_team_and_the_organiser_run_a_contest_in_a_browser_at_a_phones_width() {
+    let dir = scratch("flow-arena");
+    let db = dir.join("arena.db").display().to_string();
+    let Some((s, _)) = crate::judge::start_judge(&dir, &db) else {
+        return;
+    };
+    let greedy = crate::judge::fixture("greedy.py");
+    crate::judge::active(&s, "house", "python3", &greedy);
+    let browser = Browser::start("flow");
+    browser.resize(375, 800);
+    const TAB: &str = "\u{E004}";
+    const ENTER: &str = "\u{E007}";
+
+    // A team signs up with the keyboard alone: name, Tab, secret, Enter.
+    browser.open(&format!("{}/login", s.url));
+    let width = browser.run("return window.innerWidth;");
+    assert!(
+        width.as_i64().unwrap() <= 400,
+        "the window is {width} px wide"
+    );
+    assert_fits(&browser);
+    browser.type_in(
+        "form[action='/signup'] input[name=team]",
+        &format!("alpha{TAB}alpha-secret{ENTER}"),
+    );
+    browser.wait_path("/team");
+    let text = browser.wait_text(|t| t.contains("Team alpha"));
+    assert!(text.contains("No programs yet"), "{text}");
+    assert_fits(&browser);
+
+    // A form sent without its CSRF token is refused and stores nothing.
+    browser.run(
+        "var f = document.querySelector(\"form[action='/team']\");\
+         f.querySelector('[name=csrf]').remove();\
+         document.getElementById('source').value = 'print(1)';\
+         f.submit(); return 1;",
+    );
+    let text = browser.wait_text(|t| t.contains("CSRF token is missing"));
+    assert!(text.contains("No programs yet"), "{text}");
+
+    // It uploads its program as a file: the page reads it into the form,
+    // the judge makes it active, and the team's page says so.
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/judge/greedy.py")
+        .canonicalize()
+        .unwrap();
+    browser.click("select[name=language] option[value=python3]");
+    browser.type_in("#file", &file.display().to_string());
+    let since = std::time::Instant::now();
+    while browser.run("return document.getElementById('source').value.length;") == 0 {
+        assert!(
+            since.elapsed() < Duration::from_secs(10),
+            "the file was not read"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    browser.click("form[action='/team'] button");
+    browser.wait_text(|t| t.contains("submitted"));
+    let text = browser.open_until(&format!("{}/team", s.url), 90, |t| {
+        t.contains("active") || t.contains("rejected")
+    });
+    assert!(text.contains("active"), "{text}");
+
+    // Logged out, the team's page is closed to the browser.
+    browser.click("form.logout button");
+    browser.wait_path("/");
+    browser.open(&format!("{}/team", s.url));
+    assert_eq!(browser.path(), "/login");
+
+    // The organiser logs in with the token, makes an Elo pool of alpha and
+    // house and starts it, all from the page.
+    browser.type_in(
+        "form[action='/admin/login'] input[name=token]",
+        &format!("{TOKEN}{ENTER}"),
+    );
+    browser.wait_path("/admin");
+    browser.wait_text(|t| t.contains("A new contest"));
+    assert_fits(&browser);
+    browser.type_in("form[action='/admin/contests'] input[name=name]", "Lab 3");
+    browser.click("form[action='/admin/contests'] select[name=format] option[value=elo]");
+    browser.type_in(
+        "form[action='/admin/contests'] textarea[name=entrants]",
+        "alpha, house",
+    );
+    let time = "form[action='/admin/contests'] input[name=move_time_ms]";
+    browser.run(&format!(
+        "document.querySelector(\"{time}\").value = ''; return 1;"
+    ));
+    browser.type_in(time, "200");
+    browser.type_in("form[action='/admin/contests'] input[name=games]", "2");
+    browser.click("form[action='/admin/contests'] button");
+    let text = browser.wait_text(|t| t.contains("Contest 1 made"));
+    assert!(text.contains("Lab 3") && text.contains("waiting"), "{text}");
+    browser.click("form[action='/admin/contests/1/start'] button");
+    browser.wait_text(|t| t.contains("Contest 1 is running"));
+    crate::contests::wait_for(&s, 1, 90, |c| c["state"] == serde_json::json!("finished"));
+
+    // The finished games are analysed; each page names the losing
+    // mistakes, and the organiser reads both sides' stderr.
+    let text = browser.open_until(&format!("{}/games/1", s.url), 60, |t| {
+        !t.contains("still to come")
+    });
+    assert!(text.contains("Where the game was decided"), "{text}");
+    assert_fits(&browser);
+    browser.open(&format!("{}/contests/1", s.url));
+    assert_fits(&browser);
+    let house_side = if crate::remote::game(&s, 1)["black"] == "house" {
+        "black"
+    } else {
+        "white"
+    };
+    browser.open(&format!("{}/games/1/log/{house_side}", s.url));
+    let text = browser.text();
+    assert!(text.contains("house's program"), "{text}");
+    browser.open(&format!("{}/admin", s.url));
+    browser.click("form.logout button");
+    browser.wait_path("/");
+
+    // alpha, back, sees its rating as it went, and not house's stderr.
+    browser.open(&format!("{}/login", s.url));
+    browser.type_in(
+        "form[action='/login'] input[name=team]",
+        &format!("alpha{TAB}alpha-secret{ENTER}"),
+    );
+    browser.wait_path("/team");
+    let text = browser.wait_text(|t| t.contains("Your rating"));
+    assert!(text.contains("Lab 3"), "{text}");
+    let points = browser.run(
+        "var p = document.querySelector('svg.ratings polyline');\
+         return p ? p.getAttribute('points').split(' ').length : 0;",
+    );
+    assert!(points.as_i64().unwrap() >= 2, "no rating plot: {text}");
+    assert_fits(&browser);
+    browser.open(&format!("{}/games/1/log/{house_side}", s.url));
+    let text = browser.text();
+    assert!(
+        text.contains("a game's log is its team's and the organiser's"),
+        "alpha read house's stderr: {text}"
     );
 }

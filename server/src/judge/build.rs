@@ -258,6 +258,9 @@ impl Drop for TempFolder {
 
 /// A new empty folder under `work`.
 pub fn tempfolder(work: &Path) -> Result<TempFolder, String> {
+    // The programs' folder may have been removed under a running server:
+    // made again, the judge goes on instead of failing each try.
+    std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
     for _ in 0..100 {
         let dir = work.join(format!("build-{:016x}", fastrand::u64(..)));
         match std::fs::create_dir(&dir) {

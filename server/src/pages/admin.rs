@@ -97,7 +97,7 @@ async fn body(app: &Arc<App>, csrf: &str, said: &str) -> Result<String, Refusal>
          <h2>A new contest</h2>\
          <form method=\"post\" action=\"/admin/contests\">{field}\
          <p><label>Name <input name=\"name\" required maxlength=\"80\"></label> \
-         <label>Format <select name=\"format\"><option>knockout</option><option>elo</option><option>ladder</option></select></label></p>\
+         <label>Format <select name=\"format\"><option value=\"knockout\">knockout</option><option value=\"elo\">elo</option><option value=\"ladder\">ladder</option></select></label></p>\
          <p><label>Entrants (team names, one a line or by commas)<br><textarea name=\"entrants\" rows=\"3\" cols=\"60\"></textarea></label></p>\
          <p><label>ms a move <input name=\"move_time_ms\" type=\"number\" value=\"1000\" min=\"10\"></label> \
          <label>Setup ms <input name=\"setup_ms\" type=\"number\" value=\"5000\" min=\"0\"></label> \

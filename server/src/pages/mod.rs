@@ -131,9 +131,13 @@ pub async fn game_ggf(
 /// The page's frame: its title, and its body.
 pub(crate) fn page(title: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title>\
          <style>body{{font-family:sans-serif;margin:1.5em}}td,th{{padding:2px 10px;text-align:left}}\
-         table{{border-collapse:collapse}}tr:nth-child(even){{background:#f2f2f2}}</style></head>\
+         table{{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}}\
+         tr:nth-child(even){{background:#f2f2f2}}svg,textarea,input,select,pre{{max-width:100%;box-sizing:border-box}}\
+         svg{{height:auto}}pre{{overflow-x:auto}}:focus-visible{{outline:3px solid #1565c0;outline-offset:2px}}\
+         @media (max-width:480px){{body{{margin:.5em}}}}</style></head>\
          <body>{body}</body></html>\n",
         title = escape_html(title)
     )

@@ -1,8 +1,9 @@
 //! A logged-in team's page, `/team`: a form that submits a program (a
 //! file chosen, or the source pasted), the team's programs with their
-//! states, reasons and compiler messages, and its games, each with its own
-//! program's stderr. It works with scripts off (an ordinary form post);
-//! with them on, a chosen file fills the source box. What the page shows
+//! states, reasons and compiler messages, its games, each with its own
+//! program's stderr, and its rating in each Elo pool as it went. It works
+//! with scripts off (an ordinary form post); with them on, a chosen file
+//! fills the source box. What the page shows
 //! a team is what the API shows it: only its own.
 
 use super::page;
@@ -10,7 +11,7 @@ use super::session::{self, check_csrf, csrf_field, who, with_cookie, Who};
 use crate::api::programs::store;
 use crate::api::{blocking, Refusal};
 use crate::store::programs::ProgramRow;
-use crate::store::GameRow;
+use crate::store::{GameRow, RatingHistory};
 use crate::App;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -88,21 +89,70 @@ fn games_table(team: &str, games: &[GameRow]) -> String {
     table
 }
 
+/// The team's rating in each Elo pool it played in, as it went: a plot
+/// a pool, over the games the pool had played.
+fn ratings_plots(history: &[RatingHistory]) -> String {
+    if history.is_empty() {
+        return "<p>No rated games yet (ratings come from Elo pools).</p>".into();
+    }
+    let (width, height, pad) = (600.0, 160.0, 14.0);
+    let mut out = String::new();
+    for h in history {
+        let last = h.points.last().map_or(1, |p| p.0).max(1) as f64;
+        let low = h.points.iter().map(|p| p.1).min().unwrap_or(0) as f64;
+        let high = h.points.iter().map(|p| p.1).max().unwrap_or(0) as f64;
+        let (low, high) = if high - low < 20.0 {
+            (low - 10.0, high + 10.0)
+        } else {
+            (low, high)
+        };
+        let x = |seq: i64| 40.0 + seq as f64 / last * (width - 50.0);
+        let y = |r: i64| pad + (high - r as f64) / (high - low) * (height - 2.0 * pad);
+        let points: Vec<String> = h
+            .points
+            .iter()
+            .map(|&(seq, r)| format!("{:.1},{:.1}", x(seq), y(r)))
+            .collect();
+        let now = h.points.last().map_or(0, |p| p.1);
+        out.push_str(&format!(
+            "<h3><a href=\"/contests/{id}\">{name}</a>: {now} now</h3>\
+             <svg class=\"ratings\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" \
+             role=\"img\" aria-label=\"rating after each round of contest {id}, {first} to {now}\">\
+             <rect width=\"{width}\" height=\"{height}\" fill=\"#fafafa\"/>\
+             <text x=\"2\" y=\"{top}\" font-size=\"10\">{high:.0}</text>\
+             <text x=\"2\" y=\"{bottom}\" font-size=\"10\">{low:.0}</text>\
+             <text x=\"{right}\" y=\"{foot}\" font-size=\"10\" text-anchor=\"end\">{last:.0} games</text>\
+             <polyline points=\"{line}\" fill=\"none\" stroke=\"#1565c0\" stroke-width=\"2\"/></svg>",
+            id = h.contest,
+            name = escape_html(&h.name),
+            first = h.points.first().map_or(0, |p| p.1),
+            top = pad + 3.0,
+            bottom = height - pad + 3.0,
+            right = width - 4.0,
+            foot = height - 2.0,
+            line = points.join(" "),
+        ));
+    }
+    out
+}
+
 /// What a logged-in team sees below the form.
 async fn below(app: &Arc<App>, team: &str) -> Result<String, Refusal> {
     let worker = Arc::clone(app);
     let asking = team.to_string();
-    let (programs, games) = blocking(move || {
+    let (programs, games, ratings) = blocking(move || {
         Ok((
             worker.store.programs(Some(&asking))?,
             worker.store.games_of(&asking, crate::SHOWN_GAMES)?,
+            worker.store.rating_history(&asking)?,
         ))
     })
     .await?;
     Ok(format!(
-        "<h2>Your programs</h2>{}<h2>Your games</h2>{}",
+        "<h2>Your programs</h2>{}<h2>Your games</h2>{}<h2>Your rating</h2>{}",
         programs_table(&programs),
-        games_table(team, &games)
+        games_table(team, &games),
+        ratings_plots(&ratings),
     ))
 }
 

@@ -79,6 +79,15 @@ pub struct ContestRow {
     pub bracket: Option<String>,
 }
 
+/// A team's ratings in one Elo pool: (games the pool had played,
+/// rating) points, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingHistory {
+    pub contest: i64,
+    pub name: String,
+    pub points: Vec<(i64, i64)>,
+}
+
 /// A contest's entrant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntrantRow {
@@ -675,6 +684,34 @@ impl Store {
         })
     }
 
+    /// `team`'s ratings in each Elo pool it played in, oldest contest
+    /// first: the contest's id and name, and (games played, rating) points.
+    pub fn rating_history(&self, team: &str) -> Result<Vec<RatingHistory>, StoreError> {
+        self.read(|q| {
+            let rows = q.rows(
+                "SELECT r.contest, c.name, r.seq, r.rating FROM ratings r \
+                 JOIN contests c ON c.id = r.contest WHERE r.team = $1 ORDER BY r.contest, r.seq",
+                params![team],
+            )?;
+            let mut out: Vec<RatingHistory> = Vec::new();
+            for r in &rows {
+                let contest = r.int(0)?;
+                if out.last().is_none_or(|h| h.contest != contest) {
+                    out.push(RatingHistory {
+                        contest,
+                        name: r.text(1)?,
+                        points: Vec::new(),
+                    });
+                }
+                out.last_mut()
+                    .expect("pushed")
+                    .points
+                    .push((r.int(2)?, r.int(3)?));
+            }
+            Ok(out)
+        })
+    }
+
     /// `team`'s bot is waiting on contest `id` at `now_ms`.
     pub fn seen(&self, id: i64, team: &str, now_ms: i64) -> Result<(), StoreError> {
         self.tx(|q| {
@@ -686,12 +723,14 @@ impl Store {
         })
     }
 
-    /// Stores contest `id`'s standings so far (and its bracket), finished or not.
+    /// Stores contest `id`'s standings so far (and its bracket), finished or
+    /// not, and an Elo pool's `ratings` after its first `seq` games.
     pub fn save_standings(
         &self,
         id: i64,
         standings: &str,
         bracket: Option<&str>,
+        ratings: Option<(i64, &[(String, i64)])>,
         finished: bool,
     ) -> Result<(), StoreError> {
         self.tx(|q| {
@@ -699,6 +738,16 @@ impl Store {
                 "UPDATE contests SET standings = $2, bracket = COALESCE($3, bracket) WHERE id = $1",
                 params![id, standings, bracket],
             )?;
+            // A contest taken over replays its games and saves the same
+            // points again.
+            for (team, rating) in ratings.map_or(&[][..], |(_, r)| r) {
+                let seq = ratings.map_or(0, |(seq, _)| seq);
+                q.exec(
+                    "INSERT INTO ratings (contest, team, seq, rating) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (contest, team, seq) DO NOTHING",
+                    params![id, team.as_str(), seq, *rating],
+                )?;
+            }
             if finished {
                 q.exec(
                     "UPDATE contests SET state = 'finished' WHERE id = $1",

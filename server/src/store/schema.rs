@@ -137,6 +137,15 @@ pub const MIGRATIONS: &[&str] = &[
         game INTEGER PRIMARY KEY REFERENCES games(id),
         moves TEXT NOT NULL
     );",
+    // 9: an Elo pool's ratings as they went, rounded: each entrant's
+    // after the pool's first `seq` games.
+    "CREATE TABLE ratings (
+        contest INTEGER NOT NULL REFERENCES contests(id),
+        team TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        rating INTEGER NOT NULL,
+        PRIMARY KEY (contest, team, seq)
+    );",
 ];
 
 /// Migration `sql` in PostgreSQL's types: 64-bit integers, ids from a
