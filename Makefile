@@ -3,7 +3,7 @@
 CARGO ?= cargo
 BIN := target/release/reversi
 
-.PHONY: build play test test-deps quickstart lint bench perft-deep bundle clean
+.PHONY: build play test test-deps quickstart lint bench perft-deep bundle clean edax
 
 build:
 	$(CARGO) build --release
@@ -12,7 +12,7 @@ build:
 play: build
 	$(BIN) match self "self --player greedy --seed 1" --games 1 --show
 
-test: lint test-deps
+test: lint test-deps edax
 	$(CARGO) test --workspace --release
 
 # What the tests need besides Rust: Chromium, which opens the game pages
@@ -46,6 +46,15 @@ test-deps:
 	    echo "installing postgresql (for the arena server's tests)"; \
 	    sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 	    $$sudo apt-get update -qq && $$sudo apt-get install -y -qq postgresql >/dev/null; }
+
+# Edax, the reference engine, from ../shared/anchors (about a minute), unless
+# it is built already ($EDAX_DIR, else ~/.cache/reversi-anchors/edax). The
+# GGS test plays it through its own GGS client; vs_edax.py plays it.
+EDAX_DIR ?= $(HOME)/.cache/reversi-anchors/edax
+edax:
+	@ls $(EDAX_DIR)/bin/lEdax-* >/dev/null 2>&1 && [ -s $(EDAX_DIR)/data/book.dat ] || { \
+	    echo "building Edax into $(EDAX_DIR) (about a minute)"; \
+	    EDAX_DIR=$(EDAX_DIR) ../shared/anchors/build-edax.sh >/dev/null; }
 
 # Every command of the README's quick start, run as written (CI runs it too).
 quickstart:

@@ -40,6 +40,7 @@ pub mod cli;
 pub mod connect;
 pub mod files;
 pub mod ggf;
+pub mod ggs;
 pub mod gtp;
 pub mod r#match;
 pub mod nboard;

@@ -199,13 +199,13 @@ struct BodyClock(Arc<Phase>);
 
 /// The connections open, by client and in all.
 #[derive(Default)]
-struct Open {
+pub(crate) struct Open {
     by_client: Mutex<HashMap<IpAddr, usize>>,
     total: std::sync::atomic::AtomicUsize,
 }
 
 /// One connection counted in until it is dropped.
-struct Admitted {
+pub(crate) struct Admitted {
     open: Arc<Open>,
     client: Option<IpAddr>,
 }
@@ -234,7 +234,7 @@ impl Drop for Admitted {
 impl Open {
     /// Counts a connection from `peer` in, or says why not. A trusted
     /// proxy's connections are counted only in the total.
-    fn admit(
+    pub(crate) fn admit(
         self: &Arc<Self>,
         peer: IpAddr,
         limits: &Limits,

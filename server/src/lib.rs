@@ -32,6 +32,7 @@ pub mod conn;
 pub mod contest;
 pub mod cores;
 pub mod game;
+pub mod ggs;
 pub mod hosted;
 pub mod judge;
 pub mod lease;

@@ -72,6 +72,9 @@ struct Args {
     /// Where submissions are built and their programs kept to run (default: a new folder in the system's temporary folder)
     #[arg(long, value_name = "DIR")]
     programs_dir: Option<PathBuf>,
+    /// Also serve GGS, the Generic Game Server's protocol, at this address (for example 127.0.0.1:5000): engines log in with their team's name and secret and play its games with their own GGS clients (Edax's -ggs, `reversi ggs`). Off by default
+    #[arg(long, value_name = "ADDR")]
+    ggs_addr: Option<String>,
     /// Leave finished games unanalysed (by default each is, in the background, at the lowest priority, on the server's core)
     #[arg(long)]
     no_analysis: bool,
@@ -260,9 +263,26 @@ fn run(args: &Args) -> Result<(), String> {
             .await
             .map_err(|e| format!("{}: {e}", args.addr))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let ggs = match &args.ggs_addr {
+            Some(at) => Some(
+                tokio::net::TcpListener::bind(at)
+                    .await
+                    .map_err(|e| format!("--ggs-addr {at}: {e}"))?,
+            ),
+            None => None,
+        };
         // Whoever started the server may stop reading its output.
         let mut out = std::io::stdout();
         let _ = writeln!(out, "listening on http://{addr}");
+        if let Some(ggs) = ggs {
+            let at = ggs.local_addr().map_err(|e| e.to_string())?;
+            let _ = writeln!(out, "GGS on {at}");
+            tokio::spawn(reversi_server::ggs::serve(
+                ggs,
+                Arc::clone(&app),
+                reversi_server::ggs::Limits::default(),
+            ));
+        }
         if app.store.shared() && !app.store.alone() {
             let _ = writeln!(out, "joined the other servers on the database");
         }

@@ -3,6 +3,7 @@
 
 mod attack;
 mod contests;
+mod ggs;
 mod judge;
 mod pages;
 mod pg;

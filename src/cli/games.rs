@@ -404,6 +404,47 @@ pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `reversi ggs --host H --port P --login L [-- CMD]`.
+#[derive(Args, Debug)]
+pub struct GgsArgs {
+    /// The GGS server's host
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Its port
+    #[arg(long, default_value_t = 5000)]
+    port: u16,
+    /// The login (on the arena's GGS service: the team's name); the password is the REVERSI_SECRET environment variable
+    #[arg(long)]
+    login: String,
+    /// Leave after this many games have ended (0: stay until the server closes)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    games: usize,
+    /// The judge-protocol program, as a shell runs it (`self` is this executable) [default: self]
+    #[arg(last = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+pub(super) fn ggs(args: &GgsArgs) -> Result<ExitCode, CliError> {
+    let password = std::env::var("REVERSI_SECRET")
+        .map_err(|_| super::usage("ggs: set REVERSI_SECRET to the login's password"))?;
+    let command = if args.command.is_empty() {
+        "self".to_string()
+    } else {
+        args.command.join(" ")
+    };
+    let options = crate::ggs::Options {
+        host: args.host.clone(),
+        port: args.port,
+        login: args.login.clone(),
+        password,
+        command,
+        games: args.games,
+    };
+    let endings = crate::ggs::run(&options).map_err(|e| CliError::Failed(format!("ggs: {e}")))?;
+    report(|out| endings.iter().try_for_each(|line| writeln!(out, "{line}")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Whether a file can be written at `path`, checked before a long run
 /// that ends by writing it: not a folder, in a folder that exists.
 fn writable_file(path: &std::path::Path) -> Result<(), &'static str> {

@@ -51,6 +51,8 @@ enum Command {
     Replay(games::ReplayArgs),
     /// Play a game, or a contest's games, of the arena server with a judge-protocol program
     Connect(games::ConnectArgs),
+    /// Play on a GGS server (the arena's --ggs-addr among them) with a judge-protocol program
+    Ggs(games::GgsArgs),
     /// Look at a recorded game: the board move by move, or an HTML page
     Show(study::ShowArgs),
     /// What each move of a recorded game cost, and the moves that lost it
@@ -157,6 +159,7 @@ pub fn run(words: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Some(Command::Tournament(args)) => games::tournament(&args),
         Some(Command::Replay(args)) => games::replay(&args),
         Some(Command::Connect(args)) => games::connect(&args),
+        Some(Command::Ggs(args)) => games::ggs(&args),
         Some(Command::Show(args)) => study::show(&args),
         Some(Command::Analyze(args)) => study::analyze(&args),
         Some(Command::Perft(args)) => analysis::perft(&args),

@@ -712,6 +712,19 @@ impl Store {
         })
     }
 
+    /// `team` is connected at `now_ms` (over GGS), waiting on every
+    /// contest it is in that has not finished.
+    pub fn seen_everywhere(&self, team: &str, now_ms: i64) -> Result<(), StoreError> {
+        self.tx(|q| {
+            q.exec(
+                "UPDATE entrants SET seen_ms = $2 WHERE team = $1 AND contest IN \
+                 (SELECT id FROM contests WHERE state <> 'finished')",
+                params![team, now_ms],
+            )?;
+            Ok(())
+        })
+    }
+
     /// `team`'s bot is waiting on contest `id` at `now_ms`.
     pub fn seen(&self, id: i64, team: &str, now_ms: i64) -> Result<(), StoreError> {
         self.tx(|q| {
