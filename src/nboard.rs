@@ -18,8 +18,9 @@
 //!
 //! A line that arrives while the engine thinks stops the thought, as in
 //! NTest (the GUI speaks then only to change something: a `ping` before a
-//! new position, a `move`, a `quit`); what the stopped search had found is
-//! dropped, and the line is then carried out. The end of the input does
+//! new position, a `move`, a `quit`), and is then carried out. A stopped
+//! `go` still answers with the best move found so far (a GUI waits for
+//! it); a stopped `hint` or `analyze` says no more. The end of the input does
 //! not stop a thought: a script's last `hint` is answered before the
 //! engine exits. A line the engine cannot read or carry
 //! out gets one note on stderr; the engine goes on with the game it has.
@@ -301,13 +302,25 @@ fn think(task: Task, engine: &Engine, searcher: &mut Searcher, said: &Sender<Eve
                 solver: true,
                 probcut_t: Some(MIDGAME_T),
             };
-            let result = searcher.search(&board, &limits);
-            // The clock may stop a search (its best move stands); the
-            // interrupt means the GUI has moved on.
-            if searcher.was_stopped() && !limits.deadline.hard_expired() {
+            // A forced pass is valued as `hint` values it: the position
+            // after it, from the mover's side.
+            if !board.has_moves() {
+                let mut nodes = 0u64;
+                let eval = move_value(searcher, &board, None, engine.reach(), &mut nodes)
+                    .map_or(0.0, |v| v.discs());
+                let seconds = started.elapsed().as_secs_f64();
+                say(nodestats(nodes));
+                say(format!("=== PA/{eval:.2}/{seconds:.2}"));
                 return;
             }
-            let place = result.best.map_or("PA".to_string(), |s| s.to_string());
+            let result = searcher.search(&board, &limits);
+            // A line that came while it thought stopped the search, as the
+            // clock may: the best move found so far is still the answer
+            // (a GUI waits for it), and a legal one where none was found.
+            let place = result
+                .best
+                .or_else(|| squares(board.moves()).next())
+                .map_or("PA".to_string(), |s| s.to_string());
             let eval = f64::from(result.score) / f64::from(DISC);
             let seconds = started.elapsed().as_secs_f64();
             say(nodestats(result.nodes));
@@ -353,6 +366,10 @@ fn think(task: Task, engine: &Engine, searcher: &mut Searcher, said: &Sender<Eve
                     say(format!("search {place} {:.2} 0 {depth}", v.discs()));
                 }
                 say(nodestats(nodes));
+                // Solved: a deeper depth would say the same again.
+                if scored.iter().take(wanted).all(|(_, v)| v.is_exact()) {
+                    break;
+                }
             }
         }
         Task::Analyze => {

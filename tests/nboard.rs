@@ -140,18 +140,95 @@ fn ping_stops_a_search_in_progress() {
     e.say("ping 9");
     let lines = e.until(Duration::from_secs(10), is("pong 9"));
     assert_eq!(lines[lines.len() - 2], "status", "{lines:#?}");
-    // So does a `go` with ten minutes: no move is given for a search the
-    // GUI abandoned.
+    // So does a `go` with ten minutes, and the move found so far is still
+    // given, before the pong (as NTest does): a GUI waiting for it never
+    // hangs.
     e.say("go");
     e.until(PATIENCE, is("status reversi is thinking"));
     std::thread::sleep(Duration::from_millis(300));
     e.say("ping 10");
     let lines = e.until(Duration::from_secs(10), is("pong 10"));
-    assert!(!lines.iter().any(|l| l.starts_with("=== ")), "{lines:#?}");
-    assert_eq!(lines, ["status", "pong 10"]);
+    let answer = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    let place = answer[4..6].to_ascii_lowercase();
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&place.as_str()),
+        "{lines:#?}"
+    );
+    assert_eq!(&lines[lines.len() - 2..], ["status", "pong 10"]);
     e.say("quit");
     let (status, _, _) = e.finish();
     assert!(status.success());
+}
+
+/// The GUI's case: a deep `go` on a 33-empty position, and a setting sent
+/// 0.25 s later. The answer comes.
+#[test]
+fn a_line_that_comes_while_go_thinks_does_not_lose_its_answer() {
+    let text = std::fs::read_to_string(fixture("ggf/lost-to-edax.ggf")).unwrap();
+    let game = reversi::ggf::parse(&text).unwrap().remove(0);
+    let mut early = game.clone();
+    early
+        .moves
+        .truncate(game.start().empty_count() as usize - 33);
+    let board = *early.positions().unwrap().last().unwrap();
+    assert_eq!(board.empty_count(), 33);
+    let mut e = Conversation::start(&["nboard", "--book", "off", "--move-time", "600000"]);
+    e.say("nboard 2");
+    e.say("set depth 24");
+    e.until(PATIENCE, is("set myname reversi24"));
+    e.say(&format!("set game {}", early.render()));
+    e.say("go");
+    e.until(PATIENCE, is("status reversi is thinking"));
+    std::thread::sleep(Duration::from_millis(250));
+    e.say("set contempt 0");
+    let lines = e.until(Duration::from_secs(10), |l| l.starts_with("=== "));
+    let answer = lines.last().unwrap();
+    let place = answer[4..6].to_ascii_lowercase();
+    let legal: Vec<String> = squares(board.moves()).map(|s| s.to_string()).collect();
+    assert!(legal.contains(&place), "{answer} not in {legal:?}");
+    e.say("quit");
+    let (status, _, _) = e.finish();
+    assert!(status.success());
+}
+
+/// Once a hint's moves are solved, deeper depths would repeat them: one
+/// block is given, not one a depth.
+#[test]
+fn a_solved_hint_is_not_repeated() {
+    let text = std::fs::read_to_string(fixture("ggf/lost-to-edax.ggf")).unwrap();
+    let mut game = reversi::ggf::parse(&text).unwrap().remove(0);
+    game.moves
+        .truncate(game.start().empty_count() as usize - 18);
+    let mut e = engine();
+    e.say("nboard 2");
+    e.say(&format!("set game {}", game.render()));
+    // Solved once at depth 20; then a hint at depth 12 finds every move
+    // solved from its first depth.
+    e.say("set depth 20");
+    e.say("hint 2");
+    e.until(PATIENCE, is("status"));
+    e.say("set depth 12");
+    e.say("hint 2");
+    e.until(PATIENCE, is("status reversi is thinking"));
+    let lines = e.until(PATIENCE, is("status"));
+    let blocks = hint_groups(&lines);
+    assert!(!blocks.is_empty(), "{lines:#?}");
+    for pair in blocks.windows(2) {
+        assert_ne!(pair[0], pair[1], "the same block twice: {lines:#?}");
+    }
+    assert!(
+        blocks
+            .last()
+            .unwrap()
+            .iter()
+            .all(|(_, _, depth)| depth == "100%"),
+        "{lines:#?}"
+    );
+    e.say("quit");
+    assert!(e.finish().0.success());
 }
 
 #[test]
@@ -165,13 +242,20 @@ fn a_forced_pass_a_finished_game_and_analyze() {
     e.say(&format!("set game {}", before.render()));
     e.say("hint 2");
     let lines = e.until(PATIENCE, is("status"));
-    assert!(
-        lines.iter().any(|l| l.starts_with("search PA ")),
-        "{lines:#?}"
-    );
+    let hinted = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("search PA "))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    let hinted = hinted.split_whitespace().next().unwrap().to_string();
     e.say("go");
     let lines = e.until(PATIENCE, |l| l.starts_with("=== "));
-    assert!(lines.last().unwrap().starts_with("=== PA/"), "{lines:#?}");
+    // The pass is valued as the hint valued it.
+    let answer = lines.last().unwrap();
+    assert!(
+        answer.starts_with(&format!("=== PA/{hinted}/")),
+        "{answer} after hint {hinted}"
+    );
     e.until(PATIENCE, is("status"));
 
     // The whole game: nobody can move; `go` gets a note, `analyze` a value
