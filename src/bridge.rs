@@ -70,17 +70,56 @@ impl Engine {
             input,
             output,
         };
-        match protocol {
-            Protocol::Gtp => {
-                engine.ask("boardsize 8")?;
-            }
+        let greeted = match protocol {
+            Protocol::Gtp => engine.ask("boardsize 8").map(drop),
             Protocol::Nboard { depth } => {
                 // Edax takes version 1 only; NTest any.
-                engine.tell("nboard 1")?;
-                engine.tell(&format!("set depth {depth}"))?;
+                engine
+                    .tell("nboard 1")
+                    .and_then(|()| engine.tell(&format!("set depth {depth}")))
+                    .and_then(|()| engine.ask_ping())
+            }
+        };
+        match greeted {
+            Ok(()) => Ok(engine),
+            Err(e) => Err(engine.why_not_started(e)),
+        }
+    }
+
+    /// Why the engine did not answer its first lines: the shell's own
+    /// verdict where it found no such program (127) or could not run it
+    /// (126), as an error of kind `NotFound` or `PermissionDenied`, so that
+    /// the bridge exits as the shell did and the referee knows the engine
+    /// never started; else `e`.
+    fn why_not_started(&mut self, e: io::Error) -> io::Error {
+        let status = (0..50).find_map(|_| match self.child.try_wait() {
+            Ok(Some(status)) => Some(status),
+            _ => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                None
+            }
+        });
+        match status.and_then(|s| s.code()) {
+            Some(127) => io::Error::new(
+                io::ErrorKind::NotFound,
+                "the engine could not start: the shell found no such program (exit status 127)",
+            ),
+            Some(126) => io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "the engine could not start: the shell could not run it (exit status 126)",
+            ),
+            _ => e,
+        }
+    }
+
+    /// An NBoard engine's answer to a ping: that it runs and reads.
+    fn ask_ping(&mut self) -> io::Result<()> {
+        self.tell("ping 1")?;
+        loop {
+            if self.line("ping 1")? == "pong 1" {
+                return Ok(());
             }
         }
-        Ok(engine)
     }
 
     fn tell(&mut self, line: &str) -> io::Result<()> {

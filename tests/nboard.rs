@@ -336,3 +336,20 @@ fn a_bridge_with_a_bad_depth_or_no_engine_is_a_usage_error() {
         assert_eq!(text(&out.stderr).trim().lines().count(), 1, "{args:?}");
     }
 }
+
+/// A `gtp:` or `nboard:` engine that cannot start is the run's error
+/// (exit 1, "could not start"), as a plain program that cannot start is:
+/// not a forfeit scored as a win.
+#[test]
+fn an_engine_that_cannot_start_is_an_error_not_a_forfeit() {
+    for player in [
+        "gtp:/nonexistent/engine -gtp",
+        "nboard:/nonexistent/engine",
+        "gtp:/etc/passwd",
+    ] {
+        let out = run(&["match", "self", player, "--games", "1"], b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{player}: {stderr}");
+        assert!(stderr.contains("could not start B"), "{player}: {stderr}");
+    }
+}

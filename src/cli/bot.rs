@@ -271,10 +271,26 @@ pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
         (None, None) => unreachable!("clap requires one"),
     };
     let mut output = io::stdout().lock();
-    spoke(
-        "bridge",
-        crate::bridge::run(command, protocol, &mut io::stdin().lock(), &mut output),
-    )
+    match crate::bridge::run(command, protocol, &mut io::stdin().lock(), &mut output) {
+        // The engine never started: the bridge exits as the shell did,
+        // so that a referee counts the engine as a program that could not
+        // start (an error, exit 1), not as a forfeit.
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+            ) =>
+        {
+            eprintln!("reversi: bridge: {e}");
+            let code = if e.kind() == io::ErrorKind::NotFound {
+                127
+            } else {
+                126
+            };
+            Ok(ExitCode::from(code))
+        }
+        result => spoke("bridge", result),
+    }
 }
 
 /// `reversi nboard`: the bot speaking NBoard (see `src/nboard.rs`).
