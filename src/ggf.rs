@@ -157,6 +157,44 @@ impl GgfGame {
     }
 }
 
+/// A time limit as GGS writes a clock (`TI`): `M:SS`, with `.mmm` where
+/// it has milliseconds (`0:01` for a second, `0:00.850`).
+#[must_use]
+pub fn clock(ms: u64) -> String {
+    let (minutes, seconds, rest) = (ms / 60_000, ms / 1000 % 60, ms % 1000);
+    if rest == 0 {
+        format!("{minutes}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}.{rest:03}")
+    }
+}
+
+/// A moment as GGS dates a game (`DT`), in UTC: `2026.11.27_02:49:15.UTC`.
+#[must_use]
+pub fn date(at: std::time::SystemTime) -> String {
+    let secs = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // The civil date of a day count from 1970-01-01 (Howard Hinnant's
+    // algorithm, in whole eras of 400 years).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year}.{month:02}.{day:02}_{:02}:{:02}:{:02}.UTC",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
 /// `]` and `\` escaped with a backslash, as GGF writes them in a value.
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace(']', "\\]")
@@ -295,6 +333,20 @@ fn parse_move(color: Color, value: &str) -> Result<GgfMove, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn dates_and_clocks_are_written_as_ggs_writes_them() {
+        use std::time::{Duration, UNIX_EPOCH};
+        let at = |secs: u64| date(UNIX_EPOCH + Duration::from_secs(secs));
+        assert_eq!(at(0), "1970.01.01_00:00:00.UTC");
+        assert_eq!(at(951_782_400), "2000.02.29_00:00:00.UTC");
+        assert_eq!(at(1_795_747_755), "2026.11.27_02:49:15.UTC");
+        assert_eq!(at(4_102_444_799), "2099.12.31_23:59:59.UTC");
+        assert_eq!(clock(1000), "0:01");
+        assert_eq!(clock(90_000), "1:30");
+        assert_eq!(clock(850), "0:00.850");
+    }
+
     use super::*;
 
     #[test]

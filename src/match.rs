@@ -37,7 +37,9 @@ impl MatchOptions {
                 command: command.clone(),
             })
             .collect();
-        RefereeArena::new(entrants, self.limit, self.jobs, self.record.clone())
+        let mut arena = RefereeArena::new(entrants, self.limit, self.jobs, self.record.clone());
+        arena.commands_named = true;
+        arena
     }
 }
 

@@ -42,6 +42,20 @@ fn a_match_ggf_is_read_back_by_replay_show_and_analyze() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let ggf_path = record.join("game-0001.ggf");
     let game = read_game(&ggf_path);
+    // The players by their commands, the date in UTC, the time a move as
+    // GGS writes it, and each move's reply time.
+    assert_eq!(game.tag("PB"), Some("self --depth 3"));
+    assert_eq!(game.tag("PW"), Some("self --player greedy --seed 5"));
+    assert_eq!(game.tag("TI"), Some("0:01"));
+    let date = game.tag("DT").unwrap();
+    assert!(
+        date.starts_with("20") && date.ends_with(".UTC") && date.len() == 23,
+        "{date}"
+    );
+    for m in game.moves.iter().filter(|m| m.square.is_some()) {
+        let seconds: f64 = m.time.parse().unwrap_or_else(|_| panic!("{m:?}"));
+        assert!((0.0..1.1).contains(&seconds), "{m:?}");
+    }
     let positions = game.positions().expect("the match's game replays");
     let last = *positions.last().unwrap();
     assert!(last.is_game_over());

@@ -357,6 +357,9 @@ pub struct RefereeArena {
     pub record: Option<PathBuf>,
     /// Every program runs in this sandbox, if set.
     pub sandbox: Option<sandbox::Sandbox>,
+    /// The entrants' names are only labels (a match's A and B): the
+    /// records name the players by their commands.
+    pub commands_named: bool,
     /// Games numbered so far, across batches.
     numbered: AtomicUsize,
     /// The entrants that could not be started, each with the first reason
@@ -380,6 +383,7 @@ impl RefereeArena {
             jobs: jobs.max(1),
             record,
             sandbox: None,
+            commands_named: false,
             numbered: AtomicUsize::new(0),
             unstarted: Mutex::new(BTreeMap::new()),
             unwritten: Mutex::new(Vec::new()),
@@ -538,7 +542,7 @@ impl RefereeArena {
             let path = dir.join(format!("game-{number:04}-{}.txt", color.name()));
             std::fs::write(&path, t.render()).map_err(|e| format!("{}: {e}", path.display()))?;
         }
-        let ggf = game_ggf(&sides, spec, game);
+        let ggf = game_ggf(&sides, spec, game, self.limit, self.commands_named);
         let path = dir.join(format!("game-{number:04}.ggf"));
         std::fs::write(&path, ggf.render() + "\n")
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -568,17 +572,34 @@ fn ggf_result(game: &referee::Game) -> i32 {
     }
 }
 
-/// A refereed game as GGF: the players, the opening's position as the
-/// start, every move and pass, and the result (see [`ggf_result`]; a
-/// forfeit's reason in a comment tag).
-fn game_ggf(sides: &[&Entrant; 2], spec: &GameSpec, game: &referee::Game) -> crate::ggf::GgfGame {
+/// A refereed game as GGF: the players (their commands where `commands`:
+/// a match's A and B name nobody), when it ended (`DT`, UTC), the time a
+/// move (`TI`, as GGS writes a clock), the opening's position as the
+/// start, every move and pass with its reply time, and the result (see
+/// [`ggf_result`]; a forfeit's reason in a comment tag).
+fn game_ggf(
+    sides: &[&Entrant; 2],
+    spec: &GameSpec,
+    game: &referee::Game,
+    limit: Duration,
+    commands: bool,
+) -> crate::ggf::GgfGame {
     let (black, white) = spec.opening.board.colors(spec.opening.to_move);
+    let name = |e: &Entrant| {
+        if commands {
+            e.command.clone()
+        } else {
+            e.name.clone()
+        }
+    };
     let mut ggf = crate::ggf::GgfGame {
         tags: vec![
             ("GM".into(), "Othello".into()),
             ("PC".into(), "reversi".into()),
-            ("PB".into(), sides[0].name.clone()),
-            ("PW".into(), sides[1].name.clone()),
+            ("DT".into(), crate::ggf::date(std::time::SystemTime::now())),
+            ("PB".into(), name(sides[0])),
+            ("PW".into(), name(sides[1])),
+            ("TI".into(), crate::ggf::clock(limit.as_millis() as u64)),
             ("TY".into(), "8".into()),
             ("RE".into(), format!("{:+}", ggf_result(game))),
         ],
@@ -590,13 +611,37 @@ fn game_ggf(sides: &[&Entrant; 2], spec: &GameSpec, game: &referee::Game) -> cra
     if !matches!(game.ending, Ending::Finished { .. }) {
         ggf.tags.push(("C".into(), game.result_text()));
     }
+    // Each side's reply times, in order: of every reply where there is
+    // one a ply, else of its moves only (passes untimed).
+    let plies = |c: Color, all: bool| {
+        let mut color = spec.opening.to_move;
+        let mut n = 0;
+        for square in &game.moves {
+            if color == c && (all || square.is_some()) {
+                n += 1;
+            }
+            color = color.other();
+        }
+        n
+    };
+    let every_ply =
+        [Color::Black, Color::White].map(|c| game.times[c.index()].len() == plies(c, true));
+    let mut taken = [0usize; 2];
     let mut color = spec.opening.to_move;
     for &square in &game.moves {
+        let side = color.index();
+        let time = if square.is_some() || every_ply[side] {
+            let t = game.times[side].get(taken[side]);
+            taken[side] += 1;
+            t.map_or(String::new(), |t| format!("{:.2}", t.as_secs_f64()))
+        } else {
+            String::new()
+        };
         ggf.moves.push(crate::ggf::GgfMove {
             color,
             square,
             eval: String::new(),
-            time: String::new(),
+            time,
         });
         color = color.other();
     }

@@ -16,16 +16,9 @@ pub fn id(game: i64) -> String {
     format!(".{game}")
 }
 
-/// A time as GGS writes a clock: `M:SS`, with `.mmm` where it has
-/// milliseconds.
+/// A time as GGS writes a clock (see [`reversi::ggf::clock`]).
 pub fn clock(ms: i64) -> String {
-    let ms = ms.max(0);
-    let (minutes, seconds, rest) = (ms / 60_000, ms / 1000 % 60, ms % 1000);
-    if rest == 0 {
-        format!("{minutes}:{seconds:02}")
-    } else {
-        format!("{minutes}:{seconds:02}.{rest:03}")
-    }
+    reversi::ggf::clock(ms.max(0) as u64)
 }
 
 /// A move as GGS writes it: the square in capitals, `PA` a pass.
@@ -162,8 +155,7 @@ pub fn update_board(row: &GameRow) -> String {
 /// `/os: join` in the GGF form (`client +`): the game so far as a GGF
 /// record on one line.
 pub fn join_ggf(row: &GameRow) -> String {
-    let mut game: GgfGame = crate::pages::ggf_of(row);
-    game.set_tag("TI", &clock(row.move_time_ms));
+    let game: GgfGame = crate::pages::ggf_of(row);
     format!(
         "/os: join {} {}",
         id(row.id),

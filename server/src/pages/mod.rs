@@ -32,7 +32,7 @@ pub fn ggf_of(row: &GameRow) -> GgfGame {
     game.set_tag("PC", "reversi-server");
     game.set_tag("PB", &row.black);
     game.set_tag("PW", &row.white);
-    game.set_tag("TI", &format!("{}ms/move", row.move_time_ms));
+    game.set_tag("TI", &reversi::ggf::clock(row.move_time_ms.max(0) as u64));
     for (i, m) in row.moves.iter().enumerate() {
         game.moves.push(GgfMove {
             color: if i.is_multiple_of(2) {
