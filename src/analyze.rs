@@ -37,7 +37,8 @@ pub struct MoveReport {
     /// What the position was worth to the mover as the move before left
     /// it (the first move: its own best).
     pub left_value: Value,
-    /// Whether the move changed the result (see [`analyze`]).
+    /// Whether the move changed the result: by this position's own values,
+    /// the best move kept a better outcome (see [`NOISE_DISCS`]).
     pub lost_the_result: bool,
 }
 
@@ -48,6 +49,20 @@ impl MoveReport {
     pub fn cost(&self) -> f64 {
         (self.best_value.discs() - self.played_value.discs()).max(0.0)
     }
+}
+
+/// How far apart two estimates must be before the move played is said to
+/// have lost what the best kept: a search's estimates of one position at
+/// one depth differ by about this much between sibling moves.
+pub const NOISE_DISCS: f64 = 2.0;
+
+/// Whether playing a move worth `played` instead of the best, worth
+/// `best`, changed the result, by the values this analysis found at this
+/// very position: the best kept a better outcome, and where either value
+/// is an estimate, by at least [`NOISE_DISCS`].
+fn lost(best: Value, played: Value) -> bool {
+    let exact = matches!((best, played), (Value::Exact(_), Value::Exact(_)));
+    outcome(played) < outcome(best) && (exact || best.discs() - played.discs() >= NOISE_DISCS)
 }
 
 /// -1 a loss, 0 a draw, 1 a win (an estimate within half a disc of 0
@@ -159,7 +174,7 @@ pub fn analyze(
     let mut before = reports.first().map(|r| r.best_value);
     for r in &mut reports {
         r.left_value = before.unwrap_or(r.best_value);
-        r.lost_the_result = r.played != r.best && outcome(r.played_value) < outcome(r.left_value);
+        r.lost_the_result = r.played != r.best && lost(r.best_value, r.played_value);
         before = Some(r.played_value.flipped());
     }
     Ok(reports)
@@ -214,16 +229,17 @@ pub fn table(reports: &[MoveReport]) -> String {
     for r in losing {
         let _ = writeln!(
             out,
-            "losing mistake: move {} ({} {}): {} ({}) became {} ({}); best was {} ({})",
+            "losing mistake: move {} ({} {}): best was {} ({}, {}); {} is {} ({}); cost {:.1} discs",
             r.number,
             r.color.name(),
             place(r.played),
-            outcome_name(r.left_value),
-            figure(r.left_value),
+            place(r.best),
+            outcome_name(r.best_value),
+            figure(r.best_value),
+            place(r.played),
             outcome_name(r.played_value),
             figure(r.played_value),
-            place(r.best),
-            figure(r.best_value),
+            r.cost(),
         );
     }
     out
@@ -241,4 +257,23 @@ pub fn annotated(game: &GgfGame, reports: &[MoveReport]) -> GgfGame {
         };
     }
     game
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_losing_mistake_is_one_by_the_positions_own_values_beyond_the_noise() {
+        // Exact: any change of outcome.
+        assert!(lost(Value::Exact(2), Value::Exact(-2)));
+        assert!(lost(Value::Exact(0), Value::Exact(-2)));
+        assert!(!lost(Value::Exact(-2), Value::Exact(-8)));
+        // Estimates: only beyond the noise.
+        assert!(lost(Value::Estimate(1.5), Value::Estimate(-1.0)));
+        assert!(!lost(Value::Estimate(0.6), Value::Estimate(-0.9)));
+        // The case once named: a win left (+0.8), but this position's best
+        // (g5) was already a loss (-0.9) and h3 a loss too (-2.8).
+        assert!(!lost(Value::Estimate(-0.9), Value::Estimate(-2.8)));
+    }
 }

@@ -228,7 +228,7 @@ fn teams_and_the_organiser_use_the_pages_with_their_sessions() {
         "{analysed}"
     );
     assert!(
-        analysed.contains("best was <b>"),
+        analysed.contains("</b> kept a"),
         "no losing mistake named: {analysed}"
     );
     assert!(analysed.contains("Evaluation (black's view"), "{analysed}");

@@ -391,10 +391,10 @@ fn mistakes_html(row: &GameRow, analysis: Option<&serde_json::Value>) -> String 
         out.push_str("<ul class=\"mistakes\">");
         for m in lost {
             out.push_str(&format!(
-                "<li><a href=\"#{n}\">move {n}</a>, {played}: {before} became {after}; best was <b>{best}</b>, {cost} discs better</li>",
+                "<li><a href=\"#{n}\">move {n}</a>, {played}: {after}, where <b>{best}</b> kept {before}, {cost} discs better</li>",
                 n = m["number"],
                 played = m["played"].as_str().unwrap_or("pass"),
-                before = outcome(&m["left_value"]),
+                before = outcome(&m["best_value"]),
                 after = outcome(&m["played_value"]),
                 best = m["best"].as_str().unwrap_or("pass"),
                 cost = m["cost"],
