@@ -175,6 +175,32 @@ fn every_command_has_help_with_its_flags_and_the_version_is_printed() {
         );
         assert!(help.contains(flag), "{command} --help lacks {flag}: {help}");
     }
+    // The engines' help lists only what applies to them: the judge's
+    // protocol flags are the bot's, and NBoard sets its own depth.
+    let gtp = text(&run(&["gtp", "--help"], b"").stdout);
+    for judge_only in ["--protocol", "--first-move-time", "--log"] {
+        assert!(
+            !gtp.contains(judge_only),
+            "gtp --help lists {judge_only}: {gtp}"
+        );
+    }
+    let nboard = text(&run(&["nboard", "--help"], b"").stdout);
+    for not_nboard in [
+        "--protocol",
+        "--first-move-time",
+        "--log",
+        "--depth",
+        "--player",
+        "--book",
+        "--nodes",
+    ] {
+        assert!(
+            !nboard.contains(not_nboard),
+            "nboard --help lists {not_nboard}: {nboard}"
+        );
+    }
+    let out = run(&["nboard", "--depth", "3"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let out = run(&["--version"], b"");
     assert!(out.status.success());
     assert_eq!(

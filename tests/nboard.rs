@@ -11,7 +11,7 @@ use std::time::Duration;
 const PATIENCE: Duration = Duration::from_secs(60);
 
 fn engine() -> Conversation {
-    Conversation::start(&["nboard", "--book", "off"])
+    Conversation::start(&["nboard"])
 }
 
 fn is(expected: &'static str) -> impl Fn(&str) -> bool {
@@ -130,7 +130,7 @@ fn hint_go_ping_and_bad_lines() {
 
 #[test]
 fn ping_stops_a_search_in_progress() {
-    let mut e = Conversation::start(&["nboard", "--book", "off", "--move-time", "600000"]);
+    let mut e = Conversation::start(&["nboard", "--move-time", "600000"]);
     e.say("set depth 40");
     e.until(PATIENCE, is("set myname reversi40"));
     // A hint of depth 40 from the start would run for hours: the ping
@@ -175,7 +175,7 @@ fn a_line_that_comes_while_go_thinks_does_not_lose_its_answer() {
         .truncate(game.start().empty_count() as usize - 33);
     let board = *early.positions().unwrap().last().unwrap();
     assert_eq!(board.empty_count(), 33);
-    let mut e = Conversation::start(&["nboard", "--book", "off", "--move-time", "600000"]);
+    let mut e = Conversation::start(&["nboard", "--move-time", "600000"]);
     e.say("nboard 2");
     e.say("set depth 24");
     e.until(PATIENCE, is("set myname reversi24"));

@@ -13,9 +13,27 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// The bot's flags: who plays, how it searches, what it logs.
+/// The bot's flags: who plays and how it searches (as `gtp` takes them),
+/// then what it logs and which judge's protocol it speaks.
 #[derive(Args, Debug, Clone)]
 pub struct BotArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// stderr: boards, search line and warnings; search line and warnings; warnings only
+    #[arg(long, value_enum, default_value_t = Log::Full)]
+    log: Log,
+    /// The protocol spoken on stdin/stdout
+    #[arg(long, value_enum, default_value_t = Protocol::Judge)]
+    protocol: Protocol,
+    /// CodinGame's first turn's limit (1 to 3,600,000) [default: 2000]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
+    first_move_time: Option<u64>,
+}
+
+/// Who plays and how it searches: the flags of the bot that apply to an
+/// engine protocol too (`reversi gtp`).
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
     /// Who plays
     #[arg(long, value_enum, default_value_t = PlayerKind::Bot)]
     player: PlayerKind,
@@ -39,15 +57,19 @@ pub struct BotArgs {
     /// Seed of the random and greedy players [default: the clock]
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
-    /// stderr: boards, search line and warnings; search line and warnings; warnings only
-    #[arg(long, value_enum, default_value_t = Log::Full)]
-    log: Log,
-    /// The protocol spoken on stdin/stdout
-    #[arg(long, value_enum, default_value_t = Protocol::Judge)]
-    protocol: Protocol,
-    /// CodinGame's first turn's limit (1 to 3,600,000) [default: 2000]
+}
+
+/// `reversi nboard`: NBoard sets the depth (`set depth`); what applies is
+/// the clock of `go` and how the search runs.
+#[derive(Args, Debug, Clone)]
+pub struct NboardArgs {
+    /// The limit of `go` [default: 1000, or REVERSI_MOVE_TIME when a
+    /// referee of ours sets it]; the engine answers 150 ms before it (30%
+    /// before when that is less) (1 to 3,600,000)
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_TIME_MS))]
-    first_move_time: Option<u64>,
+    move_time: Option<u64>,
+    #[command(flatten)]
+    search: SearchFlags,
 }
 
 /// How a search is run, for the bot and the benchmark alike.
@@ -146,7 +168,7 @@ impl From<EvalKind> for Evaluator {
     }
 }
 
-impl BotArgs {
+impl EngineArgs {
     /// The bot's settings: `--depth` and `--nodes` each fix what ends a
     /// search; `Engine::new` decides the clock.
     pub(super) fn options(&self) -> BotOptions {
@@ -180,6 +202,12 @@ pub(super) fn play_default() -> ExitCode {
     protocol::serve_stdio(&mut engine, Verbosity::Full)
 }
 
+impl BotArgs {
+    fn player(&self) -> Box<dyn Player> {
+        self.engine.player()
+    }
+}
+
 pub(super) fn play(args: &BotArgs) -> Result<ExitCode, CliError> {
     let verbosity = match args.log {
         Log::Full => Verbosity::Full,
@@ -199,7 +227,10 @@ pub(super) fn play(args: &BotArgs) -> Result<ExitCode, CliError> {
                 first: args
                     .first_move_time
                     .map_or(default.first, Duration::from_millis),
-                rest: args.move_time.map_or(default.rest, Duration::from_millis),
+                rest: args
+                    .engine
+                    .move_time
+                    .map_or(default.rest, Duration::from_millis),
             };
             Ok(reversi_core::codingame::serve_stdio(
                 args.player().as_mut(),
@@ -233,8 +264,8 @@ pub(super) fn bio97(args: &Bio97Args) -> Result<ExitCode, CliError> {
 }
 
 /// `reversi gtp`: the bot speaking GTP (see `src/gtp.rs`).
-pub(super) fn gtp(args: &BotArgs) -> Result<ExitCode, CliError> {
-    let limit = args.engine_limit("gtp")?;
+pub(super) fn gtp(args: &EngineArgs) -> Result<ExitCode, CliError> {
+    let limit = engine_limit("gtp", args.move_time);
     let mut player = args.player();
     let (mut output, mut log) = (io::stdout().lock(), io::stderr().lock());
     let input = &mut io::stdin().lock();
@@ -294,8 +325,8 @@ pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
 }
 
 /// `reversi nboard`: the bot speaking NBoard (see `src/nboard.rs`).
-pub(super) fn nboard(args: &BotArgs) -> Result<ExitCode, CliError> {
-    let limit = args.engine_limit("nboard")?;
+pub(super) fn nboard(args: &NboardArgs) -> Result<ExitCode, CliError> {
+    let limit = engine_limit("nboard", args.move_time);
     let (eval, hash) = (args.search.eval(), args.search.hash_mb());
     let (mut output, mut log) = (io::stdout().lock(), io::stderr().lock());
     let input = io::BufReader::new(io::stdin());
@@ -315,27 +346,19 @@ fn spoke(name: &str, result: io::Result<()>) -> Result<ExitCode, CliError> {
     }
 }
 
-impl BotArgs {
-    /// For the engine protocols (GTP, NBoard): the judge's flags do not
-    /// apply; the limit per move is `--move-time`, else the one a referee
-    /// of ours announced (a `gtp:` or `nboard:` player in a match), else
-    /// the judge's second.
-    fn engine_limit(&self, name: &str) -> Result<Duration, CliError> {
-        use reversi_core::clock::{announced_limit, JUDGE_LIMIT};
-        if self.protocol != Protocol::Judge || self.first_move_time.is_some() {
-            return Err(usage(format!(
-                "{name}: --protocol and --first-move-time do not apply"
-            )));
+/// For the engine protocols (GTP, NBoard): the limit per move is
+/// `--move-time`, else the one a referee of ours announced (a `gtp:` or
+/// `nboard:` player in a match), else the judge's second.
+fn engine_limit(name: &str, move_time: Option<u64>) -> Duration {
+    use reversi_core::clock::{announced_limit, JUDGE_LIMIT};
+    if let Some(ms) = move_time {
+        return Duration::from_millis(ms);
+    }
+    match announced_limit() {
+        Ok(announced) => announced.unwrap_or(JUDGE_LIMIT),
+        Err(e) => {
+            eprintln!("{name}: {e}: playing to the judge's 1000 ms");
+            JUDGE_LIMIT
         }
-        if let Some(ms) = self.move_time {
-            return Ok(Duration::from_millis(ms));
-        }
-        Ok(match announced_limit() {
-            Ok(announced) => announced.unwrap_or(JUDGE_LIMIT),
-            Err(e) => {
-                eprintln!("{name}: {e}: playing to the judge's 1000 ms");
-                JUDGE_LIMIT
-            }
-        })
     }
 }

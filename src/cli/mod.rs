@@ -77,9 +77,9 @@ enum Command {
     /// The BIO'97 Othello program on stdin/stdout
     Bio97(bot::Bio97Args),
     /// The bot as a GTP engine on stdin/stdout (for GoGui and GTP controllers)
-    Gtp(bot::BotArgs),
+    Gtp(bot::EngineArgs),
     /// The bot as an NBoard engine on stdin/stdout (for the NBoard GUI)
-    Nboard(bot::BotArgs),
+    Nboard(bot::NboardArgs),
     /// Speak the judge protocol on stdin/stdout for a GTP or NBoard engine
     /// (what a player written `gtp:COMMAND` or `nboard:COMMAND` runs)
     Bridge(bot::BridgeArgs),
