@@ -203,6 +203,12 @@ pub(super) fn play_default() -> ExitCode {
 }
 
 impl BotArgs {
+    /// The bot's settings (see [`EngineArgs::options`]).
+    #[cfg(test)]
+    pub(super) fn options(&self) -> BotOptions {
+        self.engine.options()
+    }
+
     fn player(&self) -> Box<dyn Player> {
         self.engine.player()
     }
