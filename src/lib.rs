@@ -55,3 +55,4 @@ pub mod tournament;
 pub mod training;
 pub mod tuning;
 pub mod value;
+pub mod viewer;

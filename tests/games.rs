@@ -367,3 +367,50 @@ fn the_page_draws_the_position_chosen_and_the_graph_in_chromium() {
     assert!(analysed_dom.contains("<polyline id=\"evals\" points=\""));
     assert!(analysed_dom.contains("data-move=\"20\""));
 }
+
+/// `show` in a terminal (a pseudo-terminal made by `script`): keys move
+/// it, one at a time, and it redraws in place: the header names the
+/// players and the result, an arrow key is a step (not `^[[C` echoed), and
+/// a move typed is shown.
+#[test]
+fn show_in_a_terminal_moves_with_keys_and_redraws() {
+    let has_script = Command::new("sh")
+        .args(["-c", "command -v script"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        println!("skipped: no `script` here to make a terminal");
+        return;
+    }
+    let game = fixture("ggf/lost-to-edax.ggf");
+    let command = format!("{} show {}", env!("CARGO_BIN_EXE_reversi"), game.display());
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        for keys in ["\x1b[C", "\x1b[C", "40\r", "q"] {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            input.write_all(keys.as_bytes()).unwrap();
+            input.flush().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let out = child.wait_with_output().unwrap();
+    let screen = text(&out.stdout);
+    assert!(out.status.success(), "{screen}{}", text(&out.stderr));
+    assert!(
+        screen.contains("black (X) A  -  white (O) B  -  result -4"),
+        "{screen}"
+    );
+    assert!(screen.contains("move 2: white"), "{screen}");
+    assert!(screen.contains("move 40: white a2"), "{screen}");
+    assert!(!screen.contains("^[["), "{screen}");
+    // Redrawn in place: the screen is cleared before each position.
+    assert!(screen.matches("\x1b[2J").count() >= 4, "{screen}");
+}

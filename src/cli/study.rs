@@ -7,7 +7,7 @@ use crate::value::Reach;
 use clap::Args;
 use reversi_core::eval::Evaluator;
 use reversi_core::search::Searcher;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -93,36 +93,9 @@ pub(super) fn show(args: &ShowArgs) -> Result<ExitCode, CliError> {
             Ok(())
         });
     }
-    // One position at a time: Enter the next, `b` back, a number that
-    // move, `q` the end.
-    let mut at = 0usize;
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
-    loop {
-        let mut out = io::stdout().lock();
-        write!(
-            out,
-            "{}[Enter] next  [b] back  [N] move N  [q] quit > ",
-            show::text_frame(&frames[at])
-        )
-        .and_then(|()| out.flush())
-        .map_err(|e| failed("stdout", e))?;
-        let Some(Ok(line)) = lines.next() else {
-            return Ok(ExitCode::SUCCESS);
-        };
-        match line.trim() {
-            "" | "n" => at = (at + 1).min(frames.len() - 1),
-            "b" | "p" => at = at.saturating_sub(1),
-            "q" => return Ok(ExitCode::SUCCESS),
-            other => match other.parse::<usize>() {
-                Ok(n) if n < frames.len() => at = n,
-                _ => eprintln!(
-                    "show: '{other}' is not a move from 0 to {}",
-                    frames.len() - 1
-                ),
-            },
-        }
-    }
+    // One position at a time, redrawn in place, moved with keys.
+    crate::viewer::browse(&game, &frames).map_err(|e| failed("the terminal", e))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `analyze --time`: 0, or 0.1 s to a day. No limit is asked for with a
