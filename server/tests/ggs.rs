@@ -73,6 +73,11 @@ impl Raw {
         }
     }
 
+    /// Bytes as they are, no end of line.
+    fn send_part(&mut self, part: &str) {
+        let _ = self.write.write_all(part.as_bytes());
+    }
+
     fn send(&mut self, line: &str) {
         let _ = self.write.write_all(format!("{line}\n").as_bytes());
     }
@@ -247,9 +252,13 @@ fn the_ggs_service_refuses_wrong_secrets_long_lines_and_moves_not_its_clients() 
     alpha.send("tell .dan dan tell /os play .1 a1");
     alpha.send("tell /os open 1");
 
-    // A game of beta and dan: alpha may not move in it.
+    // A game of beta and dan: alpha may not move in it. Its line comes in
+    // two parts, with the service's wait woken between them (it looks at
+    // the games every 0.5 s): the line is still read whole.
     let id = crate::remote::new_game(&s, "beta", "dan", 600_000);
-    alpha.send(&format!("tell /os play .{id} d3/0.00/0.10"));
+    alpha.send_part(&format!("tell /os play .{id} "));
+    std::thread::sleep(Duration::from_millis(1200));
+    alpha.send("d3/0.00/0.10");
     let refused = alpha.until(|l| l.starts_with("/os: error")).unwrap();
     assert!(refused.contains("not a player"), "{refused}");
 

@@ -120,43 +120,50 @@ impl Client {
     }
 }
 
-/// Reads one line of at most `limits.line` bytes within `timeout`;
-/// `None` at the end of input, a timeout or a longer line.
-async fn read_line(
-    read: &mut BufReader<tokio::net::tcp::OwnedReadHalf>,
-    limits: &Limits,
-    timeout: Duration,
-) -> Option<String> {
-    let mut line = Vec::new();
-    let reading = async {
-        loop {
-            let buffer = read.fill_buf().await.ok()?;
-            if buffer.is_empty() {
-                return None;
+/// A client's input: what it sent, read into a buffer that outlives each
+/// wait for it, so that a wait cut short (by a move elsewhere that wakes
+/// the session) loses nothing of a line that came in parts.
+struct Input {
+    read: BufReader<tokio::net::tcp::OwnedReadHalf>,
+    pending: Vec<u8>,
+}
+
+impl Input {
+    /// The next line of at most `limits.line` bytes, within `timeout`;
+    /// `None` at the end of input, a timeout or a longer line.
+    async fn line(&mut self, limits: &Limits, timeout: Duration) -> Option<String> {
+        let reading = async {
+            loop {
+                if let Some(at) = self.pending.iter().position(|&b| b == b'\n') {
+                    let line: Vec<u8> = self.pending.drain(..=at).collect();
+                    let text = String::from_utf8_lossy(&line);
+                    return Some(text.trim_end_matches(['\n', '\r']).to_string());
+                }
+                if self.pending.len() > limits.line {
+                    return None;
+                }
+                let buffer = self.read.fill_buf().await.ok()?;
+                if buffer.is_empty() {
+                    return None;
+                }
+                // Taken into `pending` before it is consumed: nothing read
+                // is lost if this wait is dropped here.
+                let n = buffer.len();
+                self.pending.extend_from_slice(buffer);
+                self.read.consume(n);
             }
-            let (take, done) = match buffer.iter().position(|&b| b == b'\n') {
-                Some(at) => (at + 1, true),
-                None => (buffer.len(), false),
-            };
-            line.extend_from_slice(&buffer[..take]);
-            read.consume(take);
-            if line.len() > limits.line {
-                return None;
-            }
-            if done {
-                return Some(());
-            }
-        }
-    };
-    tokio::time::timeout(timeout, reading).await.ok()??;
-    let text = String::from_utf8_lossy(&line);
-    Some(text.trim_end_matches(['\n', '\r']).to_string())
+        };
+        tokio::time::timeout(timeout, reading).await.ok()?
+    }
 }
 
 async fn session(stream: TcpStream, peer: SocketAddr, app: Arc<App>, limits: Limits) {
     let _ = stream.set_nodelay(true);
     let (read, write) = stream.into_split();
-    let mut read = BufReader::with_capacity(limits.line.min(16 * 1024), read);
+    let mut read = Input {
+        read: BufReader::with_capacity(limits.line.min(16 * 1024), read),
+        pending: Vec::new(),
+    };
     let mut client = Client { write, limits };
     let Ok(team) = login(&mut read, &mut client, peer.ip(), &app).await else {
         return;
@@ -173,7 +180,7 @@ async fn session(stream: TcpStream, peer: SocketAddr, app: Arc<App>, limits: Lim
 
 /// The login exchange; the team, once its secret is checked.
 async fn login(
-    read: &mut BufReader<tokio::net::tcp::OwnedReadHalf>,
+    read: &mut Input,
     client: &mut Client,
     address: IpAddr,
     app: &Arc<App>,
@@ -182,11 +189,13 @@ async fn login(
     client
         .send(": Enter login (yours, or one you'd like to use).")
         .await?;
-    let team = read_line(read, &limits, limits.login_timeout)
+    let team = read
+        .line(&limits, limits.login_timeout)
         .await
         .ok_or(Closed)?;
     client.send(": Enter your password.").await?;
-    let secret = read_line(read, &limits, limits.login_timeout)
+    let secret = read
+        .line(&limits, limits.login_timeout)
         .await
         .ok_or(Closed)?;
     let team = team.trim().to_string();
@@ -218,11 +227,7 @@ struct Player {
 }
 
 impl Player {
-    async fn play(
-        &mut self,
-        read: &mut BufReader<tokio::net::tcp::OwnedReadHalf>,
-        client: &mut Client,
-    ) -> Result<(), Closed> {
+    async fn play(&mut self, read: &mut Input, client: &mut Client) -> Result<(), Closed> {
         let limits = client.limits;
         let mut quiet_since = tokio::time::Instant::now();
         loop {
@@ -231,7 +236,7 @@ impl Player {
             let changed = app.moved.next_change();
             self.look(client).await?;
             tokio::select! {
-                line = read_line(read, &limits, limits.idle_timeout) => {
+                line = read.line(&limits, limits.idle_timeout) => {
                     let line = line.ok_or(Closed)?;
                     quiet_since = tokio::time::Instant::now();
                     self.command(&line, client).await?;
