@@ -108,14 +108,10 @@ def main():
                 updates(c, plies)
             if game["ending"]:
                 break
-            if game["legal"] == ["pass"]:
-                # The service plays a GGS player's forced pass.
-                for c in (a, b):
-                    updates(c, plies + 1)
-                continue
             mover = a if game["to_move"] == "black" else b
+            move = "PA" if game["legal"] == ["pass"] else game["legal"][0].upper()
             start = time.perf_counter()
-            mover.send(f"tell /os play .{gid} {game['legal'][0].upper()}/0.00/0.00")
+            mover.send(f"tell /os play .{gid} {move}/0.00/0.00")
             updates(mover, plies + 1)
             times["GGS"].append(time.perf_counter() - start)
         for c in (a, b):

@@ -22,7 +22,7 @@ struct Args {
     /// The database: an SQLite file (created if missing), or PostgreSQL as postgres://USER:PASSWORD@HOST/DB, which several servers may share
     #[arg(long, value_name = "FILE|URL", default_value = "arena.db")]
     db: String,
-    /// Requests a second one client address may make (twice that at once); 0: no limit (1 to 1,000,000)
+    /// Requests a second one client address may make (twice that at once): 1 to 1,000,000, or 0 for no limit
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     rate: u64,

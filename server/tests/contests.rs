@@ -103,6 +103,7 @@ pub fn bot(depth: u32) -> String {
 
 /// The page of contest `id` in headless Chromium, after its scripts ran.
 pub fn dom(s: &Server, path: &str) -> String {
+    let _cores = crate::remote::cores();
     let out = Command::new(chromium())
         .args([
             "--headless",

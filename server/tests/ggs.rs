@@ -117,6 +117,7 @@ fn edax_plays_a_contest_over_ggs_against_our_ggs_client_and_a_remote_http_bot() 
         println!("skipped: no Edax built here (`make edax` builds it)");
         return;
     };
+    let _cores = crate::remote::cores();
     let dir = scratch("ggs-contest");
     let (s, port) = start(&dir);
     for team in ["edax", "ours", "remote"] {

@@ -270,10 +270,13 @@ pub struct Browser {
     url: String,
     session: String,
     _profile: crate::remote::Scratch,
+    /// Held while the browser runs (see [`crate::remote::cores`]).
+    _cores: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Browser {
     pub fn start(name: &str) -> Browser {
+        let cores = crate::remote::cores();
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -324,6 +327,7 @@ impl Browser {
             url,
             session,
             _profile: profile,
+            _cores: cores,
         }
     }
 

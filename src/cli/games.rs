@@ -32,7 +32,7 @@ pub struct RefereeFlags {
     /// shuffled by --seed; each is played once each way [default: the standard start]
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// Seed of the openings' order (and of the tournament's draw)
+    /// Seed of the openings' order (and, in a tournament, of its draw)
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
     /// Run every program in the sandbox: bubblewrap (no network, its own

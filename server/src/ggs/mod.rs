@@ -10,8 +10,10 @@
 //! `/os: update` after each move, `/os: end` and `/os: - match` at the
 //! end. Its moves (`tell /os play .ID MOVE/EVAL/TIME`) go through the
 //! same referee, clocks and storage as a move sent over HTTP, so it may
-//! meet a remote HTTP bot or a submitted program. A forced pass is played
-//! for it, as GGS does. `tell /os client +` asks for games as GGF records
+//! meet a remote HTTP bot or a submitted program. A player passes as its
+//! client does (`PA`, or Edax's `PS`): the service plays no move for it,
+//! since a client that passes on its own would find its pass arrive a
+//! ply late. `tell /os client +` asks for games as GGF records
 //! (NTest's form), `client -` for boards (Edax's, the default).
 //!
 //! Nothing a client sends is passed to another client: the service
@@ -23,7 +25,6 @@ use crate::api::blocking;
 use crate::conn::Open;
 use crate::store::GameRow;
 use crate::{now_ms, App};
-use reversi_core::board::Color;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -356,7 +357,6 @@ impl Player {
             self.game = None;
             return Ok(());
         }
-        self.pass_if_forced(&row).await;
         Ok(())
     }
 
@@ -393,27 +393,7 @@ impl Player {
             self.app.moved.raise(id);
         }
         self.game = Some((row.id, row.moves.len()));
-        self.pass_if_forced(&row).await;
         Ok(())
-    }
-
-    /// Plays the player's pass where it has no move: no choice is taken
-    /// from it, and its client need not know our pass's spelling.
-    async fn pass_if_forced(&self, row: &GameRow) {
-        let Ok(position) = crate::game::Position::of(row) else {
-            return;
-        };
-        let mover = if position.to_move == Color::Black {
-            &row.black
-        } else {
-            &row.white
-        };
-        if *mover != self.team || position.legal() != ["pass".to_string()] {
-            return;
-        }
-        let app = Arc::clone(&self.app);
-        let row = row.clone();
-        let _ = blocking(move || Ok(app.submit(&row, "pass", now_ms(), true)?)).await;
     }
 }
 
