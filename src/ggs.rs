@@ -75,39 +75,66 @@ struct Game {
     writer: Arc<Writer>,
 }
 
-impl Table for Game {
-    fn look(&self, wait: Duration) -> Result<View, String> {
-        let until = Instant::now() + wait;
-        let mut known = self.games.known.lock().unwrap_or_else(|e| e.into_inner());
+impl Games {
+    /// Waits until `done` holds of what is known (it returns `Some`), or
+    /// `until`; then what `done` gave, or `None`.
+    fn wait_for<T>(
+        &self,
+        until: Instant,
+        mut done: impl FnMut(&HashMap<String, Known>) -> Option<T>,
+    ) -> Option<T> {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            let game = known
-                .get(&self.id)
-                .ok_or_else(|| format!("game {}: the server forgot it", self.id))?;
-            let color = game
-                .color
-                .ok_or_else(|| format!("game {}: we play neither side", self.id))?;
-            let to_move = if game.moves.len().is_multiple_of(2) {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let view = View {
-                moves: game.moves.clone(),
-                color,
-                ending: game.ending.clone(),
-                my_turn: to_move == color && game.ending.is_none(),
-                move_time: game.move_time,
-            };
+            if let Some(found) = done(&known) {
+                return Some(found);
+            }
             let now = Instant::now();
-            if view.my_turn || view.ending.is_some() || now >= until {
-                return Ok(view);
+            if now >= until {
+                return None;
             }
             known = self
-                .games
                 .changed
                 .wait_timeout(known, until - now)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+        }
+    }
+}
+
+impl Game {
+    /// The game as the seat sees it now.
+    fn view(&self, known: &HashMap<String, Known>) -> Result<View, String> {
+        let game = known
+            .get(&self.id)
+            .ok_or_else(|| format!("game {}: the server forgot it", self.id))?;
+        let color = game
+            .color
+            .ok_or_else(|| format!("game {}: we play neither side", self.id))?;
+        let to_move = if game.moves.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Ok(View {
+            moves: game.moves.clone(),
+            color,
+            ending: game.ending.clone(),
+            my_turn: to_move == color && game.ending.is_none(),
+            move_time: game.move_time,
+        })
+    }
+}
+
+impl Table for Game {
+    fn look(&self, wait: Duration) -> Result<View, String> {
+        let until = Instant::now() + wait;
+        let settled = self.games.wait_for(until, |known| match self.view(known) {
+            Ok(view) if !view.my_turn && view.ending.is_none() => None,
+            other => Some(other),
+        });
+        match settled {
+            Some(view) => view,
+            None => self.view(&self.games.known.lock().unwrap_or_else(|e| e.into_inner())),
         }
     }
 
@@ -126,21 +153,14 @@ impl Table for Game {
         // As over HTTP, the move is sent once the server has it: the
         // seat looks again only after the server's update (or the end,
         // or a while, when the server refused it and said why).
-        let until = Instant::now() + MOVE_ANSWERED_WITHIN;
-        let mut known = self.games.known.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            let game = known.get(&self.id);
-            let now = Instant::now();
-            if game.is_none_or(|g| g.moves.len() > sent_at || g.ending.is_some()) || now >= until {
-                return Ok(());
-            }
-            known = self
-                .games
-                .changed
-                .wait_timeout(known, until - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        self.games
+            .wait_for(Instant::now() + MOVE_ANSWERED_WITHIN, |known| {
+                known
+                    .get(&self.id)
+                    .is_none_or(|g| g.moves.len() > sent_at || g.ending.is_some())
+                    .then_some(())
+            });
+        Ok(())
     }
 }
 

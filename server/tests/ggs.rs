@@ -34,18 +34,9 @@ fn edax() -> Option<(PathBuf, PathBuf)> {
     Some((dir, exe))
 }
 
-/// A free port on 127.0.0.1.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A server with GGS on; the GGS port.
 fn start(dir: &std::path::Path) -> (Server, u16) {
-    let port = free_port();
+    let port = crate::pg::free_port();
     let at = format!("127.0.0.1:{port}");
     let s = Server::start_with(
         dir.join("arena.db"),
@@ -124,9 +115,16 @@ fn edax_plays_a_contest_over_ggs_against_our_ggs_client_and_a_remote_http_bot() 
         register_remote(&s, team);
     }
     // Edax's own GGS client, as its author wrote it. Its input stays open:
-    // at the end of its input Edax sends `eof` to the server.
+    // at the end of its input Edax sends `eof` to the server. It runs in a
+    // folder of its own: at the end of a match Edax stores the game in its
+    // opening book and writes `data/game.ggf`, which must not change the
+    // Edax that the README's commands and vs_edax.py play.
+    let home = dir.join("edax");
+    std::fs::create_dir_all(home.join("data")).unwrap();
+    std::os::unix::fs::symlink(edax_dir.join("data/eval.dat"), home.join("data/eval.dat")).unwrap();
+    std::fs::copy(edax_dir.join("data/book.dat"), home.join("data/book.dat")).unwrap();
     let mut edax = Command::new(&edax_exe)
-        .current_dir(&edax_dir)
+        .current_dir(&home)
         .args([
             "-ggs",
             "-ggs-host",

@@ -60,7 +60,8 @@ fn as_owner(program: PathBuf) -> Command {
     }
 }
 
-fn free_port() -> u16 {
+/// A free port on 127.0.0.1.
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
