@@ -5,11 +5,11 @@
 //! and times.
 
 use proptest::prelude::*;
-use reversi::archive::{parse_logistello, parse_wthor, Game};
-use reversi::arena::transcript::Transcript;
 use reversi::arena::{parse_entrants, Openings};
-use reversi::ggf;
-use reversi::obf::{parse_obf, ObfPosition};
+use reversi::records::archive::{parse_logistello, parse_wthor, Game};
+use reversi::records::ggf;
+use reversi::records::obf::{parse_obf, ObfPosition};
+use reversi::records::transcript::Transcript;
 use reversi_core::bitboard::{squares, Square};
 use reversi_core::board::Board;
 use std::path::Path;
@@ -194,10 +194,10 @@ proptest! {
         "(> (START|DONE|BEGIN|END|TURN [a-h] [1-8]|PASS|PLACE [a-h] [1-8] [12])\n|< ([a-h] [1-8]|PASS|OK)\n|# moves: [a-h1-8-]{0,20}\n){0,30}",
     ]) {
         // Whatever is read is a game that replays, and renders as a page.
-        if let Ok(games) = reversi::record::read_games(&text) {
+        if let Ok(games) = reversi::records::read::read_games(&text) {
             for game in games {
                 if game.positions().is_ok() {
-                    prop_assert!(reversi::show::html_page(&game).is_ok());
+                    prop_assert!(reversi::study::show::html_page(&game).is_ok());
                 }
             }
         }
@@ -208,10 +208,10 @@ proptest! {
         let squares = random_game(seed, plies);
         let list: String = squares.iter().map(|s| s.to_string()).collect();
         let read = if list.is_empty() {
-            prop_assert!(reversi::record::move_list(&list).is_err());
+            prop_assert!(reversi::records::read::move_list(&list).is_err());
             return Ok(());
         } else {
-            reversi::record::move_list(&list).expect("a legal game reads")
+            reversi::records::read::move_list(&list).expect("a legal game reads")
         };
         let played: Vec<_> = read.moves.iter().filter_map(|m| m.square).collect();
         prop_assert_eq!(played, squares);

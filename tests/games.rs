@@ -3,15 +3,15 @@
 //! lost to Edax, its exact figures checked by `solve`; and the HTML page
 //! in headless Chromium.
 
-use crate::util::{fixture, run, scratch, text};
-use reversi::ggf::GgfGame;
+use crate::util::{chromium, fixture, run, scratch, text};
+use reversi::records::ggf::GgfGame;
 use reversi_core::board::Board;
 use std::path::Path;
 use std::process::Command;
 
 fn read_game(path: &Path) -> GgfGame {
     let text = std::fs::read_to_string(path).unwrap();
-    reversi::ggf::parse(&text).unwrap().remove(0)
+    reversi::records::ggf::parse(&text).unwrap().remove(0)
 }
 
 /// The last `black (X) N, white (O) M` line `show` prints.
@@ -61,7 +61,9 @@ fn a_match_ggf_is_read_back_by_replay_show_and_analyze() {
     assert!(last.is_game_over());
     // The transcript of black's side is the same game.
     let transcript = std::fs::read_to_string(record.join("game-0001-black.txt")).unwrap();
-    let from_transcript = reversi::record::read_games(&transcript).unwrap().remove(0);
+    let from_transcript = reversi::records::read::read_games(&transcript)
+        .unwrap()
+        .remove(0);
     let squares = |g: &GgfGame| g.moves.iter().map(|m| m.square).collect::<Vec<_>>();
     assert_eq!(squares(&from_transcript), squares(&game));
 
@@ -170,7 +172,9 @@ fn move_lists_read_with_passes_written_or_left_out() {
         write("none.txt", None, ""),
     ] {
         let text_in = std::fs::read_to_string(&path).unwrap();
-        let read = reversi::record::read_games(&text_in).unwrap().remove(0);
+        let read = reversi::records::read::read_games(&text_in)
+            .unwrap()
+            .remove(0);
         let squares = |g: &GgfGame| g.moves.iter().map(|m| m.square).collect::<Vec<_>>();
         assert_eq!(squares(&read), squares(&game), "{path:?}");
     }
@@ -226,7 +230,7 @@ fn analyze_names_the_move_that_lost_to_edax_and_agrees_with_solve() {
             .parse()
             .unwrap();
         if line.contains('~') {
-            assert!(cost >= reversi::analyze::NOISE_DISCS, "{line}");
+            assert!(cost >= reversi::study::analyze::NOISE_DISCS, "{line}");
         }
     }
     // Every exact figure (24 empties and fewer) is the solver's.
@@ -244,7 +248,7 @@ fn analyze_names_the_move_that_lost_to_edax_and_agrees_with_solve() {
             continue;
         }
         // Exact from 24 empties, and wherever the search reached the end.
-        let position = reversi::obf::ObfPosition {
+        let position = reversi::records::obf::ObfPosition {
             board,
             scores: Vec::new(),
         };
@@ -262,21 +266,6 @@ fn analyze_names_the_move_that_lost_to_edax_and_agrees_with_solve() {
         .map(|rest| rest.split_whitespace().next().unwrap().parse().unwrap())
         .collect();
     assert_eq!(scores, expected, "{solved}");
-}
-
-/// Chromium (or Chrome) as the tests find it; `make test` installs it.
-fn chromium() -> String {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let found = Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {name}"))
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if found {
-            return name.to_string();
-        }
-    }
-    panic!("no chromium: install it (`make test` does, with apt-get)");
 }
 
 /// The page's DOM after its script ran, opened at `#fragment`.

@@ -22,7 +22,7 @@ fn is(expected: &'static str) -> impl Fn(&str) -> bool {
 const D3_C5: &str = "(;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3]W[c5];)";
 
 fn legal_names(game: &str, extra: &[&str]) -> Vec<String> {
-    let game = reversi::ggf::parse(game).unwrap().remove(0);
+    let game = reversi::records::ggf::parse(game).unwrap().remove(0);
     let mut board = *game.positions().unwrap().last().unwrap();
     for m in extra {
         let sq = Square::parse(m).unwrap();
@@ -168,7 +168,7 @@ fn ping_stops_a_search_in_progress() {
 #[test]
 fn a_line_that_comes_while_go_thinks_does_not_lose_its_answer() {
     let text = std::fs::read_to_string(fixture("ggf/lost-to-edax.ggf")).unwrap();
-    let game = reversi::ggf::parse(&text).unwrap().remove(0);
+    let game = reversi::records::ggf::parse(&text).unwrap().remove(0);
     let mut early = game.clone();
     early
         .moves
@@ -199,7 +199,7 @@ fn a_line_that_comes_while_go_thinks_does_not_lose_its_answer() {
 #[test]
 fn a_solved_hint_is_not_repeated() {
     let text = std::fs::read_to_string(fixture("ggf/lost-to-edax.ggf")).unwrap();
-    let mut game = reversi::ggf::parse(&text).unwrap().remove(0);
+    let mut game = reversi::records::ggf::parse(&text).unwrap().remove(0);
     game.moves
         .truncate(game.start().empty_count() as usize - 18);
     let mut e = engine();

@@ -32,7 +32,7 @@ fn table() -> Vec<(u32, u64, Option<u64>)> {
 
 #[test]
 fn library_perft_matches_both_conventions_to_depth_9() {
-    use reversi::perft::{perft, Convention};
+    use reversi::bench::perft::{perft, Convention};
     let start = reversi_core::board::Board::start();
     let rows = table();
     assert!(rows.len() >= 16);

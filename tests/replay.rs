@@ -4,7 +4,8 @@
 //! transcripts, byte for byte what was recorded.
 
 use crate::util::{bin, fixture, run, scratch, text};
-use reversi::arena::transcript::{replay, Transcript};
+use reversi::arena::replay::replay;
+use reversi::records::transcript::Transcript;
 use std::time::Duration;
 
 #[test]
@@ -31,7 +32,7 @@ fn every_transcript_replays_legally_on_time_and_exactly() {
         let expected_replies = t
             .entries
             .iter()
-            .filter(|e| e.direction == reversi::arena::transcript::Direction::Received)
+            .filter(|e| e.direction == reversi::records::transcript::Direction::Received)
             .count();
         if exact && report.replies.len() != expected_replies {
             failures.push(format!(
@@ -62,7 +63,7 @@ fn a_wrong_recorded_reply_is_reported() {
     let first_reply = t
         .entries
         .iter_mut()
-        .find(|e| e.direction == reversi::arena::transcript::Direction::Received)
+        .find(|e| e.direction == reversi::records::transcript::Direction::Received)
         .unwrap();
     first_reply.text = if first_reply.text == "d 3" {
         "c 4".into()
@@ -168,7 +169,7 @@ fn the_move_time_of_a_replay_reaches_the_bot() {
 #[test]
 fn ntest_ggf_test_games_are_all_read_and_replayed_legally() {
     let text = std::fs::read_to_string(fixture("ggf/TestGames.ggf")).unwrap();
-    let games = reversi::ggf::parse(&text).expect("NTest's games parse");
+    let games = reversi::records::ggf::parse(&text).expect("NTest's games parse");
     assert_eq!(games.len(), 12);
     let mut passes = 0;
     for (i, game) in games.iter().enumerate() {
@@ -178,7 +179,7 @@ fn ntest_ggf_test_games_are_all_read_and_replayed_legally() {
         passes += game.moves.iter().filter(|m| m.square.is_none()).count();
         // What we write, we read back as the same game.
         assert_eq!(
-            reversi::ggf::parse(&game.render()).unwrap(),
+            reversi::records::ggf::parse(&game.render()).unwrap(),
             vec![game.clone()]
         );
         assert_eq!(game.tag("GM"), Some("Othello"));
@@ -206,7 +207,7 @@ fn a_recorded_match_writes_each_game_as_ggf_that_reads_back_to_the_same_game() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     for number in 1..=2 {
         let ggf = std::fs::read_to_string(dir.join(format!("game-{number:04}.ggf"))).unwrap();
-        let games = reversi::ggf::parse(&ggf).expect("our GGF parses");
+        let games = reversi::records::ggf::parse(&ggf).expect("our GGF parses");
         assert_eq!(games.len(), 1);
         let game = &games[0];
         let positions = game.positions().expect("every move legal");

@@ -4,47 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-/// A folder of one test's own files under the system's temporary folder,
-/// emptied when it is made. It is removed when the test passes and kept
-/// when it fails, for a look at what the test left.
-pub struct Scratch(PathBuf);
-
-pub fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("reversi-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    Scratch(dir)
-}
-
-impl Scratch {
-    /// Writes `contents` to the file `name` in the folder; returns its path.
-    pub fn write(&self, name: &str, contents: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, contents).expect("a scratch file");
-        path
-    }
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
+pub use reversi_testkit::{chromium, scratch};
 
 /// The binary under test.
 pub fn bin() -> &'static str {
@@ -191,9 +151,9 @@ pub fn match_counts(report: &str, player: &str) -> [u32; 4] {
 
 /// The first of NTest's test games (`fixtures/ggf/TestGames.ggf`) that
 /// has a pass.
-pub fn ntest_game_with_a_pass() -> reversi::ggf::GgfGame {
+pub fn ntest_game_with_a_pass() -> reversi::records::ggf::GgfGame {
     let text = std::fs::read_to_string(fixture("ggf/TestGames.ggf")).expect("the fixture");
-    reversi::ggf::parse(&text)
+    reversi::records::ggf::parse(&text)
         .expect("NTest's games parse")
         .into_iter()
         .find(|g| g.moves.iter().any(|m| m.square.is_none()))

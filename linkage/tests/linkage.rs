@@ -4,7 +4,8 @@
 
 use linkage::files::read_input;
 use linkage::rules::{all_placements, Move};
-use std::path::{Path, PathBuf};
+use reversi_testkit::{scratch, Scratch};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> std::path::PathBuf {
@@ -22,10 +23,8 @@ fn linkage() -> &'static str {
 }
 
 /// A folder of its own with a copy of the bot, as the runner makes one.
-fn bot_folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("linkage-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
+fn bot_folder(name: &str) -> Scratch {
+    let dir = scratch(&format!("linkage-{name}"));
     std::fs::copy(linkage(), dir.join("linkage")).expect("copies");
     dir
 }
@@ -165,12 +164,12 @@ fn bad_input_files_are_noted_and_still_answered() {
 
 #[test]
 fn the_runner_plays_the_bot_as_a_program_and_logs_every_order() {
-    let dir = std::env::temp_dir().join(format!("linkage-runner-bin-{}", std::process::id()));
+    let dir = scratch("linkage-runner");
     let out = Command::new(linkage())
         .args([
             "match", "self", "random", "--games", "2", "--think", "100", "--dir",
         ])
-        .arg(&dir)
+        .arg(&*dir)
         .output()
         .expect("runs");
     let report = text(&out.stdout);
@@ -202,8 +201,7 @@ fn the_runner_plays_the_bot_as_a_program_and_logs_every_order() {
 
 #[test]
 fn the_ladder_runs_from_a_file_of_bots() {
-    let dir = std::env::temp_dir().join(format!("linkage-ladder-bin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp folder");
+    let dir = scratch("linkage-ladder");
     let bots = dir.join("bots.txt");
     std::fs::write(
         &bots,

@@ -14,8 +14,8 @@
 
 use crate::store::GameRow;
 use crate::App;
-use reversi::analyze::{analyze, MoveReport};
-use reversi::value::{Reach, Value};
+use reversi::study::analyze::{analyze, MoveReport};
+use reversi::study::value::{Reach, Value};
 use reversi_core::eval::Evaluator;
 use reversi_core::search::Searcher;
 use serde_json::{json, Value as Json};
@@ -71,7 +71,7 @@ pub fn to_json(reports: &[MoveReport]) -> Json {
 /// Analyses finished game `row`: its moves as `to_json` writes them;
 /// `between` is called after each position (where it may wait).
 pub fn of(row: &GameRow, searcher: &mut Searcher, between: impl FnMut()) -> Result<Json, String> {
-    let game = crate::pages::ggf_of(row);
+    let game = crate::game::ggf_of(row);
     let reports = analyze(&game, searcher, REACH, between)?;
     Ok(to_json(&reports))
 }
@@ -107,7 +107,7 @@ pub fn start(app: &Arc<App>) {
     let spawned = std::thread::Builder::new()
         .name("analysis".into())
         .spawn(move || {
-            crate::cores::pin_thread(app.cores.server());
+            crate::hosted::cores::pin_thread(app.cores.server());
             lowest_priority();
             reversi_core::eval::pattern::prepare();
             let mut searcher = Searcher::new(HASH_MB, Evaluator::Pattern);

@@ -4,6 +4,7 @@
 //! move past the time limit, loses the game.
 
 use crate::store::GameRow;
+use reversi::records::ggf::{GgfGame, GgfMove};
 use reversi_core::bitboard::{squares, Square};
 use reversi_core::board::{Board, Color};
 
@@ -55,7 +56,7 @@ impl Position {
 
     /// The board as 64 characters, as the viewer draws it.
     pub fn cells(&self) -> String {
-        reversi::show::cells(&self.board, self.to_move)
+        reversi::study::show::cells(&self.board, self.to_move)
     }
 
     /// The result when the game is over on the board: `black 40-24`,
@@ -138,4 +139,46 @@ pub fn judge(
         square: square.map(|s| s.to_string()),
         ending: next.final_result(),
     }
+}
+/// The stored game as GGF: the players, every move, the ending as a
+/// comment and, when it ended on the board, `RE` (black's disc difference).
+#[must_use]
+pub fn ggf_of(row: &GameRow) -> GgfGame {
+    let mut game = GgfGame::standard();
+    game.set_tag("PC", "reversi-server");
+    game.set_tag("PB", &row.black);
+    game.set_tag("PW", &row.white);
+    game.set_tag(
+        "TI",
+        &reversi::records::ggf::clock(row.move_time_ms.max(0) as u64),
+    );
+    for (i, m) in row.moves.iter().enumerate() {
+        game.moves.push(GgfMove {
+            color: if i.is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            },
+            square: m.as_deref().and_then(Square::parse),
+            eval: String::new(),
+            time: String::new(),
+        });
+    }
+    if let Some(ending) = &row.ending {
+        game.set_tag("C", ending);
+        if let Ok(positions) = game.positions() {
+            let last = positions.last().expect("the start at least");
+            if last.is_game_over() {
+                let to_move = if row.moves.len().is_multiple_of(2) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let (black, white) = last.colors(to_move);
+                let diff = black.count_ones() as i32 - white.count_ones() as i32;
+                game.set_tag("RE", &format!("{diff:+}"));
+            }
+        }
+    }
+    game
 }

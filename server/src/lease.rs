@@ -9,14 +9,10 @@
 //! With SQLite the one process holds every lease; the same code runs, and
 //! a start lets every lease go at once ([`crate::store::Store::restart_clocks`]).
 
+use crate::store::lease::until;
 use crate::{contest, hosted, judge, now_ms, App};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// How long a lease lasts unrenewed: how long a dead process's work waits
-/// before another takes it up. Three renewals fit in it, so that a
-/// process slowed by its machine's load does not lose its work.
-pub const LEASE_MS: i64 = 3_000;
 
 /// How often a process renews its leases.
 const RENEW_EVERY: Duration = Duration::from_millis(1_000);
@@ -26,22 +22,6 @@ const CLAIM_EVERY: Duration = Duration::from_millis(250);
 
 /// The most seats one look claims (the rest are claimed at the next).
 const SEATS_A_LOOK: usize = 64;
-
-/// This process's name as a lease holder: its machine, its process id and
-/// a random part (a process id is reused after a restart).
-#[must_use]
-pub fn holder_name() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "host".into());
-    format!("{host}:{}:{:08x}", std::process::id(), fastrand::u32(..))
-}
-
-/// The lease's end for a claim or renewal made now.
-#[must_use]
-pub fn until() -> i64 {
-    now_ms() + LEASE_MS
-}
 
 /// Claims and renews for the process's life, on a thread of its own.
 pub fn keep(app: &Arc<App>) {

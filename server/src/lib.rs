@@ -7,60 +7,40 @@
 //!
 //! | concern | module |
 //! | --- | --- |
-//! | storage, schema migrations | [`store`] |
-//! | a stored game's position and the referee's rules | [`game`] |
+//! | storage, schema migrations, a lease's terms | [`store`] |
+//! | a stored game's position, the referee's rules, its GGF | [`game`] |
 //! | contests: the tournament rules over the server's games | [`contest`] |
-//! | hosted programs, played by the server itself | [`hosted`] |
+//! | hosted programs, played by the server itself on the cores shared out | [`hosted`] |
 //! | the online judge: submissions built, checked and made active | [`judge`] |
-//! | the machine's cores shared out between hosted games | [`cores`] |
 //! | work any server process may take on, held for a lease | [`lease`] |
-//! | team secrets, hashed | [`secret`] |
-//! | checking a request's secret, and the price of wrong ones | [`auth`] |
-//! | the HTTP API | [`api`] |
-//! | the web pages: the games, each game's page and GGF, a team's page | [`pages`] |
-//! | a limit on each client's requests | [`rate`] |
-//! | connections: counted, timed, and whose address a request has | [`conn`] |
+//! | finished games analysed in the background | [`analysis`] |
+//! | team secrets hashed and checked, and the price of wrong ones | [`auth`] |
+//! | the routes, the API, the pages, connections and the rate limit | [`http`] |
+//! | the GGS service that engines join with their own clients | [`ggs`] |
+//!
+//! This file holds what they share: the server's state ([`App`]), its
+//! signals, and the judging of a move ([`App::submit`]).
 //!
 //! Dependencies point one way: `reversi-core` <- `reversi` (the tools:
 //! GGF, the game page, the tournament rules, the seat) <- this crate;
-//! within it store, game <- hosted <- contest <- lease <- api, pages.
+//! within it store <- {game, hosted} <- {judge, contest, analysis} <-
+//! {lease, http} and http <- ggs (`tools/module_cycles.py` finds any circle).
 
 pub mod analysis;
-pub mod api;
 pub mod auth;
-pub mod conn;
 pub mod contest;
-pub mod cores;
 pub mod game;
 pub mod ggs;
 pub mod hosted;
+pub mod http;
 pub mod judge;
 pub mod lease;
-pub mod pages;
-pub mod rate;
-pub mod ready;
-pub mod secret;
 pub mod store;
 
-use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{get, post};
-use axum::Router;
 use std::sync::Arc;
 use std::time::Duration;
 use store::{GameRow, Store, StoreError};
-
-/// The largest request body taken (a move or a registration is tiny).
-pub const MAX_BODY: usize = 16 * 1024;
-
-/// The most turn requests of one team that may wait at once (a bot
-/// needs one a game it plays).
-pub const MAX_WAITS: usize = 16;
-
-/// The most games a contest's page and JSON list (the latest): an Elo
-/// pool left running for a term plays thousands, and live pages ask for
-/// them every second.
-pub const SHOWN_GAMES: usize = 200;
 
 /// How often games whose side to move has run out of time are ended.
 const SWEEP_EVERY: Duration = Duration::from_millis(50);
@@ -78,13 +58,13 @@ pub struct App {
     pub store: Store,
     /// The organiser's token; `None`: the organiser's calls are refused.
     admin_token: Option<String>,
-    pub checked: secret::Checked,
+    pub checked: auth::secret::Checked,
     /// Raised after every stored move or ending of a game, for the turn
     /// requests waiting on that game (only those: one signal for all
     /// games woke every waiting request on every move, and under 200
     /// games at once the reloads starved the turns).
     pub moved: Signals,
-    pub rate: rate::Limiter,
+    pub rate: http::rate::Limiter,
     /// The turn requests waiting, by team ([`MAX_WAITS`] each at most).
     pub waits: Tally<String>,
     /// Argon2 runs on these, a few at a time: each takes 19 MB and tens
@@ -116,7 +96,7 @@ pub struct App {
     /// The languages, as found on first asking where there is no judge.
     pub languages: std::sync::OnceLock<Vec<judge::languages::Offered>>,
     /// The cores, shared out between hosted games.
-    pub cores: cores::Cores,
+    pub cores: hosted::cores::Cores,
 }
 
 /// One signal a game, made when first waited on, for the turn requests;
@@ -336,13 +316,13 @@ impl App {
     pub fn new(
         store: Store,
         admin_token: Option<String>,
-        rate: rate::Limiter,
+        rate: http::rate::Limiter,
         auth_limits: auth::Limits,
     ) -> App {
         App {
             store,
             admin_token,
-            checked: secret::Checked::default(),
+            checked: auth::secret::Checked::default(),
             moved: Signals::default(),
             rate,
             waits: Tally::default(),
@@ -361,12 +341,12 @@ impl App {
             stalled: std::sync::Mutex::default(),
             seats: Running::default(),
             contests: Running::default(),
-            holder: lease::holder_name(),
+            holder: store::lease::holder_name(),
             sandbox: None,
             judge: None,
             judging: Running::default(),
             languages: std::sync::OnceLock::new(),
-            cores: cores::Cores::new(cores::default_judges()),
+            cores: hosted::cores::Cores::new(hosted::cores::default_judges()),
         }
     }
 
@@ -430,7 +410,7 @@ impl App {
         self.check_admin(headers).is_ok()
     }
 
-    fn check_admin(&self, headers: &HeaderMap) -> Result<(), api::Refusal> {
+    fn check_admin(&self, headers: &HeaderMap) -> Result<(), http::Refusal> {
         let given = headers
             .get("authorization")
             .and_then(|v| v.to_str().ok())
@@ -439,7 +419,7 @@ impl App {
     }
 
     /// Whether `given` is the organiser's token (the pages' login).
-    pub(crate) fn check_admin_token(&self, given: Option<&str>) -> Result<(), api::Refusal> {
+    pub(crate) fn check_admin_token(&self, given: Option<&str>) -> Result<(), http::Refusal> {
         match (&self.admin_token, given) {
             (Some(token), Some(given)) if same(token.as_bytes(), given.as_bytes()) => Ok(()),
             (None, _) => Err(api_refusal(
@@ -454,88 +434,13 @@ impl App {
     }
 }
 
-fn api_refusal(status: StatusCode, why: &str) -> api::Refusal {
-    api::Refusal::new(status, why)
+fn api_refusal(status: StatusCode, why: &str) -> http::Refusal {
+    http::Refusal::new(status, why)
 }
 
 /// Compares in time that does not depend on where the bytes differ.
 pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-/// The routes, served by [`conn::serve`], which gives each request its
-/// client's address (the rate limit and the count of wrong secrets need
-/// it) and the deadline for its body.
-pub fn router(app: Arc<App>) -> Router {
-    // A submission's body is a source file: it has a limit of its own.
-    let submissions = Router::new()
-        .route(
-            "/api/programs",
-            post(api::programs::submit).get(api::programs::list),
-        )
-        .route(
-            "/team",
-            get(pages::team::team_page).post(pages::team::team_post),
-        )
-        .layer(DefaultBodyLimit::max(api::programs::MAX_BODY))
-        .layer(axum::middleware::from_fn(|request, next| {
-            conn::read_body(request, next, api::programs::MAX_BODY)
-        }));
-    Router::new()
-        .route("/", get(pages::index))
-        .route("/contests/{id}", get(pages::contest_page))
-        .route("/games/{id}", get(pages::game_page))
-        .route("/games/{id}/ggf", get(pages::game_ggf))
-        .route("/games/{id}/log/{side}", get(pages::game_log_page))
-        .route("/games/{id}/events", get(pages::live::game_events))
-        .route("/contests/{id}/events", get(pages::live::contest_events))
-        .route(
-            "/login",
-            get(pages::login::login_form).post(pages::login::login),
-        )
-        .route("/signup", post(pages::login::signup))
-        .route("/logout", post(pages::login::logout))
-        .route("/admin/login", post(pages::login::admin_login))
-        .route("/admin", get(pages::admin::admin_page))
-        .route("/admin/contests", post(pages::admin::new_contest))
-        .route(
-            "/admin/contests/{id}/{action}",
-            post(pages::admin::contest_action),
-        )
-        .route("/admin/entrants", post(pages::admin::new_entrant))
-        .route("/admin/programs/{id}/retire", post(pages::admin::retire))
-        .route("/api/teams", post(api::register))
-        .route("/api/games", post(api::create_game))
-        .route("/api/games/{id}", get(api::show_game))
-        .route("/api/games/{id}/turn", get(api::turn))
-        .route("/api/games/{id}/move", post(api::play))
-        .route("/api/games/{id}/log", get(api::game_log))
-        .route("/api/languages", get(api::languages))
-        .route("/api/contests", post(api::create_contest))
-        .route("/api/contests/{id}", get(api::show_contest))
-        .route("/api/contests/{id}/next", get(api::next_game))
-        .route("/api/contests/{id}/start", post(api::start_contest))
-        .route("/api/contests/{id}/pause", post(api::pause_contest))
-        .route("/api/contests/{id}/resume", post(api::resume_contest))
-        .route("/api/contests/{id}/entrants", post(api::add_entrant))
-        .route("/api/programs/{id}", get(api::programs::show))
-        .route("/api/programs/{id}/source", get(api::programs::source))
-        .route("/api/programs/{id}/retire", post(api::programs::retire))
-        .fallback(api::not_found)
-        // Innermost first: the body read whole within the request's
-        // deadline, the rate limit before that, and every refusal (axum's
-        // own included) as the API's JSON.
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn(|request, next| {
-            conn::read_body(request, next, MAX_BODY)
-        }))
-        .merge(submissions)
-        .layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&app),
-            rate::limit,
-        ))
-        .layer(axum::middleware::from_fn(api::json_errors))
-        .with_state(app)
 }
 
 /// Ends, every [`SWEEP_EVERY`], the games whose side to move has let its

@@ -1,8 +1,9 @@
 //! `reversi-server --addr 127.0.0.1:8080 --db FILE`: see the crate's doc.
 
 use clap::Parser;
+use reversi_server::http::router;
 use reversi_server::store::Store;
-use reversi_server::{now_ms, router, sweep_late_games, App};
+use reversi_server::{now_ms, sweep_late_games, App};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,7 +95,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    reversi_server::secret::return_large_blocks();
+    reversi_server::auth::secret::return_large_blocks();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if !e.use_stderr() => {
@@ -113,11 +114,14 @@ fn main() -> ExitCode {
         }
     };
     if let Some(Command::Wait { url, timeout }) = &args.command {
-        if let Err(e) = reversi_server::ready::address(url) {
+        if let Err(e) = reversi_server::http::ready::address(url) {
             eprintln!("reversi-server: {e} (see --help)");
             return ExitCode::from(2);
         }
-        return match reversi_server::ready::wait(url, std::time::Duration::from_secs(*timeout)) {
+        return match reversi_server::http::ready::wait(
+            url,
+            std::time::Duration::from_secs(*timeout),
+        ) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("reversi-server: {e}");
@@ -226,14 +230,14 @@ fn run(args: &Args) -> Result<(), String> {
     let mut app = App::new(
         store,
         token,
-        reversi_server::rate::Limiter::new(limit),
+        reversi_server::http::rate::Limiter::new(limit),
         reversi_server::auth::Limits {
             failures_per_client: args.max_auth_failures,
             failures_per_team: args.max_team_auth_failures,
         },
     );
     if let Some(judges) = args.judges {
-        app.cores = reversi_server::cores::Cores::new(judges as usize);
+        app.cores = reversi_server::hosted::cores::Cores::new(judges as usize);
     }
     if sandbox.is_some() {
         app.judge = Some(judge(args)?);
@@ -242,7 +246,7 @@ fn run(args: &Args) -> Result<(), String> {
     let app = Arc::new(app);
     // Each connection takes a descriptor; the database and the hosted
     // programs need some of their own.
-    let files = reversi_server::conn::raise_open_files();
+    let files = reversi_server::http::conn::raise_open_files();
     let most = (files.saturating_sub(256)).max(16);
     if args.max_conns > most {
         eprintln!(
@@ -250,7 +254,7 @@ fn run(args: &Args) -> Result<(), String> {
             args.max_conns
         );
     }
-    let limits = reversi_server::conn::Limits {
+    let limits = reversi_server::http::conn::Limits {
         request_timeout: std::time::Duration::from_secs(args.request_timeout),
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
         per_client: args.max_conns_per_client,
@@ -305,7 +309,7 @@ fn run(args: &Args) -> Result<(), String> {
         if !args.no_analysis {
             reversi_server::analysis::start(&app);
         }
-        reversi_server::conn::serve(listener, router(app), limits, proxies)
+        reversi_server::http::conn::serve(listener, router(app), limits, proxies)
             .await
             .map_err(|e| e.to_string())
     })

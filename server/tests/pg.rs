@@ -60,14 +60,7 @@ fn as_owner(program: PathBuf) -> Command {
     }
 }
 
-/// A free port on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+pub use reversi_testkit::free_port;
 
 fn cluster() -> &'static Cluster {
     static CLUSTER: OnceLock<Cluster> = OnceLock::new();

@@ -42,38 +42,7 @@ pub fn restartable_addr() -> String {
     }
 }
 
-/// A folder of one test's own files (its database, its bots' logs),
-/// emptied when it is made. It is removed when the test passes and kept
-/// when it fails, for a look at what the test left.
-pub struct Scratch(PathBuf);
-
-pub fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("reversi-server-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
+pub use reversi_testkit::{chromium, chromium_path, scratch, Scratch};
 
 pub struct Server {
     pub url: String,
@@ -467,30 +436,6 @@ pub fn cores() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-pub fn chromium_path() -> String {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {}", chromium()))
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// Chromium (or Chrome), as `make test` installs it.
-pub fn chromium() -> String {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let found = Command::new("sh")
-            .arg("-c")
-            .arg(format!("command -v {name}"))
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if found {
-            return name.to_string();
-        }
-    }
-    panic!("no chromium: install it (`make test` does, with apt-get)");
-}
-
 #[test]
 fn the_game_page_shows_the_board_after_a_move_and_the_ggf_downloads() {
     let dir = scratch("page");
@@ -546,7 +491,7 @@ fn the_game_page_shows_the_board_after_a_move_and_the_ggf_downloads() {
         .body_mut()
         .read_to_string()
         .unwrap();
-    let games = reversi::ggf::parse(&ggf).expect("GGF");
+    let games = reversi::records::ggf::parse(&ggf).expect("GGF");
     assert_eq!(games[0].moves.len(), 1);
     assert_eq!(games[0].tag("PB"), Some("alpha"));
 }

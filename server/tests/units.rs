@@ -293,7 +293,7 @@ mod game {
 }
 
 mod secret {
-    use reversi_server::secret::{hash, matches};
+    use reversi_server::auth::secret::{hash, matches};
 
     #[test]
     fn a_hash_checks_its_secret_and_no_other() {
@@ -307,7 +307,7 @@ mod secret {
 }
 
 mod rate {
-    use reversi_server::rate::{Limiter, BURST};
+    use reversi_server::http::rate::{Limiter, BURST};
     use std::net::IpAddr;
     use std::time::{Duration, Instant};
 
@@ -464,7 +464,7 @@ mod auth {
 }
 
 mod cores {
-    use reversi_server::cores::Cores;
+    use reversi_server::hosted::cores::Cores;
 
     #[test]
     fn a_game_holds_one_slot_for_both_its_seats_and_no_game_gets_more_than_the_slots() {
@@ -495,7 +495,7 @@ mod cores {
 }
 
 mod ready {
-    use reversi_server::ready::{address, wait};
+    use reversi_server::http::ready::{address, wait};
     use std::time::{Duration, Instant};
 
     #[test]

@@ -8,10 +8,12 @@
 //! tournament tests use a scripted one, so every rule can be checked on
 //! constructed results.
 
+pub mod r#match;
 pub mod program;
 pub mod referee;
+pub mod replay;
 pub mod sandbox;
-pub mod transcript;
+pub mod seat;
 
 use referee::{Ending, GameSetup};
 use reversi_core::board::{Board, Color};
@@ -179,38 +181,7 @@ impl Openings {
 /// side to move; `None` if a move is illegal.
 #[must_use]
 pub fn opening_position(line: &str) -> Option<(Board, Color)> {
-    replay_moves(line).ok()
-}
-
-/// The position after `moves` (squares written one after another, as
-/// `f5d6`, either case) from the standard start, passing before a move
-/// wherever the side to move has none, and the side to move; an error
-/// names the first move that cannot be played.
-pub fn replay_moves(moves: &str) -> Result<(Board, Color), String> {
-    let mut board = Board::start();
-    let mut color = Color::Black;
-    let bytes = moves.trim().as_bytes();
-    if !bytes.len().is_multiple_of(2) {
-        return Err(format!(
-            "'{moves}': moves are two characters each, like f5d6"
-        ));
-    }
-    for (i, pair) in bytes.chunks(2).enumerate() {
-        let text = String::from_utf8_lossy(pair);
-        let Some(sq) = reversi_core::bitboard::Square::from_letter_digit(pair[0], pair[1]) else {
-            return Err(format!("move {}: '{text}' is not a square", i + 1));
-        };
-        if !board.has_moves() {
-            board = board.pass();
-            color = color.other();
-        }
-        if !board.is_legal(sq) {
-            return Err(format!("move {}: {text} is not legal there", i + 1));
-        }
-        board = board.play(sq);
-        color = color.other();
-    }
-    Ok((board, color))
+    crate::records::read::replay_moves(line).ok()
 }
 
 /// One game to play: entrant indices and where it starts.
@@ -407,7 +378,7 @@ impl RefereeArena {
             .map(|(i, spec)| (first + i, spec))
             .collect();
         let mut outcomes: Vec<Option<Outcome>> = vec![None; games.len()];
-        crate::parallel::run(
+        crate::util::parallel::run(
             self.jobs,
             &numbered,
             || (),
@@ -548,7 +519,7 @@ impl RefereeArena {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // The page to look at it (`reversi show --html`), which a
         // tournament's bracket links to.
-        let page = crate::show::html_page(&ggf)?;
+        let page = crate::study::show::html_page(&ggf)?;
         let path = dir.join(format!("game-{number:04}.html"));
         std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(())
@@ -583,7 +554,7 @@ fn game_ggf(
     game: &referee::Game,
     limit: Duration,
     commands: bool,
-) -> crate::ggf::GgfGame {
+) -> crate::records::ggf::GgfGame {
     let (black, white) = spec.opening.board.colors(spec.opening.to_move);
     let name = |e: &Entrant| {
         if commands {
@@ -592,14 +563,20 @@ fn game_ggf(
             e.name.clone()
         }
     };
-    let mut ggf = crate::ggf::GgfGame {
+    let mut ggf = crate::records::ggf::GgfGame {
         tags: vec![
             ("GM".into(), "Othello".into()),
             ("PC".into(), "reversi".into()),
-            ("DT".into(), crate::ggf::date(std::time::SystemTime::now())),
+            (
+                "DT".into(),
+                crate::records::ggf::date(std::time::SystemTime::now()),
+            ),
             ("PB".into(), name(sides[0])),
             ("PW".into(), name(sides[1])),
-            ("TI".into(), crate::ggf::clock(limit.as_millis() as u64)),
+            (
+                "TI".into(),
+                crate::records::ggf::clock(limit.as_millis() as u64),
+            ),
             ("TY".into(), "8".into()),
             ("RE".into(), format!("{:+}", ggf_result(game))),
         ],
@@ -637,7 +614,7 @@ fn game_ggf(
         } else {
             String::new()
         };
-        ggf.moves.push(crate::ggf::GgfMove {
+        ggf.moves.push(crate::records::ggf::GgfMove {
             color,
             square,
             eval: String::new(),

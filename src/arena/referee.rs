@@ -11,7 +11,7 @@
 //! holds programs to the same rules.
 
 use crate::arena::program::{Failure, Program, EXIT_LIMIT, EXTRA_LINES_KEPT, SETUP_LIMIT};
-use crate::arena::transcript::{Direction, Transcript};
+use crate::records::transcript::{Direction, Transcript};
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
 use reversi_core::protocol::{place_commands, quote, Command, MoveReply};

@@ -23,9 +23,9 @@
 //! positions themselves by gradient descent, as `train` fits its tables
 //! (BENCHMARKS.md, "The bundle").
 
-use crate::archive::{read_games, ArchiveRun};
 use crate::bundle::packed_text::Ranked;
 use crate::bundle::{bundle_with, Protocol};
+use crate::records::archive::{read_games, ArchiveRun};
 use crate::training::{label_logged, Labels, HOLD_OUT};
 use reversi_core::eval::packed::{
     self, model_size, pair_offsets, Correction, CORRECTION_QUANTUM, QUANTUM,
@@ -60,7 +60,7 @@ pub fn run(options: &ArchiveRun, log: &mut impl Write) -> io::Result<()> {
         let at = 2 * (stage * STAGE_SIZE + at);
         i32::from(i16::from_le_bytes([full[at], full[at + 1]]))
     };
-    let models = crate::parallel::map(options.jobs, &stages, |&stage| {
+    let models = crate::util::parallel::map(options.jobs, &stages, |&stage| {
         fit_stage(&counts[stage], |at| weight(stage, at))
             .iter()
             .map(|&w| quantise(w, QUANTUM))
@@ -78,7 +78,7 @@ pub fn run(options: &ArchiveRun, log: &mut impl Write) -> io::Result<()> {
         corrections: candidates,
     };
     let bytes = ranked.to_bytes();
-    crate::files::write_atomically(options.out, &bytes)?;
+    crate::util::files::write_atomically(options.out, &bytes)?;
     writeln!(
         log,
         "wrote {} ({} bytes): the model and the {} best corrections",

@@ -2,8 +2,8 @@
 
 use super::bot::{EvalKind, SearchFlags};
 use super::{failed, read_file, report, CliError, MAX_BENCH_DEPTH, MAX_DEPTH, MAX_HASH_MB};
-use crate::obf::{self, Mode, Options};
-use crate::perft::Convention;
+use crate::bench::perft::Convention;
+use crate::records::obf::{self, Mode, Options};
 use clap::{Args, ValueEnum};
 use reversi_core::clock::MAX_MOVE_TIME_MS;
 use std::io;
@@ -39,7 +39,7 @@ pub(super) fn perft(args: &PerftArgs) -> Result<ExitCode, CliError> {
         ConventionName::Dropped => Convention::GamesDropped,
         ConventionName::Kept => Convention::GamesKept,
     };
-    report(|out| crate::perft::print_table(out, args.depth, convention, !args.every_line))
+    report(|out| crate::bench::perft::print_table(out, args.depth, convention, !args.every_line))
 }
 
 /// The time `solve --time` accepts, in seconds: a day is already far more
@@ -99,7 +99,7 @@ pub(super) fn solve(args: &SolveArgs) -> Result<ExitCode, CliError> {
     };
     let (name, text) = match &args.file {
         None => {
-            let bytes = crate::files::read_all_capped(io::stdin().lock(), "stdin")
+            let bytes = crate::util::files::read_all_capped(io::stdin().lock(), "stdin")
                 .map_err(|e| CliError::Failed(e.to_string()))?;
             let text = String::from_utf8(bytes).map_err(|_| failed("stdin", "not UTF-8 text"))?;
             ("stdin".to_string(), text)
@@ -203,7 +203,8 @@ pub(super) fn bench(args: &BenchArgs) -> Result<ExitCode, CliError> {
         };
         let (from, to) = args.empties(most, default)?;
         let wthor = args.games_dir.join("wthor");
-        let games = crate::archive::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
+        let games =
+            crate::records::archive::read_wthor(&wthor).map_err(|e| failed(wthor.display(), e))?;
         let positions = args.positions.unwrap_or(100);
         return match args.deep {
             Some(deep) => {

@@ -277,7 +277,7 @@ pub(super) fn gtp(args: &EngineArgs) -> Result<ExitCode, CliError> {
     let input = &mut io::stdin().lock();
     spoke(
         "gtp",
-        crate::gtp::run(input, &mut output, &mut log, player.as_mut(), limit),
+        crate::engines::gtp::run(input, &mut output, &mut log, player.as_mut(), limit),
     )
 }
 
@@ -298,17 +298,17 @@ pub struct BridgeArgs {
 }
 
 pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
-    use crate::bridge::Protocol;
+    use crate::engines::bridge::Protocol;
     let (command, protocol) = match (&args.gtp, &args.nboard) {
         (Some(command), _) => (command, Protocol::Gtp),
         (None, Some(command)) => {
-            let depth = args.depth.unwrap_or(crate::bridge::NBOARD_DEPTH);
+            let depth = args.depth.unwrap_or(crate::engines::bridge::NBOARD_DEPTH);
             (command, Protocol::Nboard { depth })
         }
         (None, None) => unreachable!("clap requires one"),
     };
     let mut output = io::stdout().lock();
-    match crate::bridge::run(command, protocol, &mut io::stdin().lock(), &mut output) {
+    match crate::engines::bridge::run(command, protocol, &mut io::stdin().lock(), &mut output) {
         // The engine never started: the bridge exits as the shell did,
         // so that a referee counts the engine as a program that could not
         // start (an error, exit 1), not as a forfeit.
@@ -338,7 +338,7 @@ pub(super) fn nboard(args: &NboardArgs) -> Result<ExitCode, CliError> {
     let input = io::BufReader::new(io::stdin());
     spoke(
         "nboard",
-        crate::nboard::run(input, &mut output, &mut log, eval, hash, limit),
+        crate::engines::nboard::run(input, &mut output, &mut log, eval, hash, limit),
     )
 }
 

@@ -2,8 +2,8 @@
 //! `book`, `pack`, `bundle`.
 
 use super::{cores, failed, read_file, report, usage, CliError, MAX_BENCH_DEPTH};
-use crate::archive::ArchiveRun;
 use crate::arena::Openings;
+use crate::records::archive::ArchiveRun;
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -162,7 +162,7 @@ fn selfplay_into(
     log: &mut impl io::Write,
 ) -> Result<ExitCode, CliError> {
     use crate::training::selfplay;
-    let text = match crate::files::read_text_capped(path) {
+    let text = match crate::util::files::read_text_capped(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(failed(path.display(), e)),
@@ -239,33 +239,33 @@ pub struct BookShowArgs {
 pub(super) fn book(command: &BookCommand) -> Result<ExitCode, CliError> {
     match command {
         BookCommand::Build(args) => {
-            let options = crate::book::build::Options {
+            let options = crate::training::book::Options {
                 run: args.archives.run(&args.out, &command_line()),
                 plies: args.plies,
                 min_games: args.min_games,
                 depth: args.depth,
             };
             let mut log = io::stderr().lock();
-            crate::book::build::run(&options, &mut log).map_err(|e| failed("book build", e))?;
+            crate::training::book::run(&options, &mut log).map_err(|e| failed("book build", e))?;
             Ok(ExitCode::SUCCESS)
         }
         BookCommand::Show(args) => {
             let moves = args.moves.as_deref().unwrap_or("");
             // The moves are checked before anything is written.
-            crate::book::show::position_after(moves)
+            crate::study::book::position_after(moves)
                 .map_err(|e| usage(format!("book show: {e}")))?;
             let file;
             let (book, name) = match &args.book {
                 None => (reversi_core::book::embedded(), "embedded".to_string()),
                 Some(path) => {
-                    file = crate::files::read_capped(path)
+                    file = crate::util::files::read_capped(path)
                         .map_err(|e| CliError::Failed(e.to_string()))?;
                     let book = reversi_core::book::Book::parse(&file)
                         .map_err(|e| failed(path.display(), e))?;
                     (book, path.display().to_string())
                 }
             };
-            report(|out| crate::book::show::show(&book, &name, moves, out))
+            report(|out| crate::study::book::show(&book, &name, moves, out))
         }
     }
 }
@@ -325,7 +325,7 @@ pub(super) fn bundle(args: &BundleArgs) -> Result<ExitCode, CliError> {
     };
     let made = bundle(options).map_err(|e| CliError::Failed(format!("bundle: {e}")))?;
     let out = &args.out;
-    crate::files::write_atomically(out, made.source.as_bytes())
+    crate::util::files::write_atomically(out, made.source.as_bytes())
         .map_err(|e| CliError::Failed(e.to_string()))?;
     eprintln!(
         "wrote {}: {} characters ({} of them the evaluation, {} corrections), {} bytes; build it with: rustc --edition 2021 -O {}",

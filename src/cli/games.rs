@@ -1,10 +1,10 @@
 //! The commands that referee programs: `match`, `tournament`, `replay`.
 
 use super::{cores, failed, read_file, report, usage, CliError};
+use crate::arena::r#match::MatchOptions;
 use crate::arena::sandbox::{Limits as SandboxLimits, Sandbox};
-use crate::arena::transcript::{self, Transcript};
 use crate::arena::{parse_entrants, Openings, RefereeArena};
-use crate::r#match::MatchOptions;
+use crate::records::transcript::{self, Transcript};
 use crate::tournament::Format;
 use clap::{Args, ValueEnum};
 use reversi_core::board::Color;
@@ -149,7 +149,7 @@ pub(super) fn match_games(args: &MatchArgs) -> Result<ExitCode, CliError> {
     };
     let mut arena = options.arena();
     arena.sandbox = args.referee.sandbox("match")?;
-    report(|mut out| crate::r#match::run(&mut options, &arena, &mut out))?;
+    report(|mut out| crate::arena::r#match::run(&mut options, &arena, &mut out))?;
     check_run(&arena)
 }
 
@@ -240,7 +240,7 @@ pub(super) fn tournament(args: &TournamentArgs) -> Result<ExitCode, CliError> {
         args.out.as_deref(),
     )
     .map_err(|e| CliError::Failed(e.to_string()))?;
-    crate::report::finish().map_err(|e| failed("stdout", e))?;
+    crate::util::report::finish().map_err(|e| failed("stdout", e))?;
     check_run(&arena)
 }
 
@@ -302,7 +302,8 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
     let (t, from_game) = match as_transcript {
         Some(t) => (t, false),
         None => {
-            let games = crate::record::read_games(&text).map_err(|e| failed(path.display(), e))?;
+            let games =
+                crate::records::read::read_games(&text).map_err(|e| failed(path.display(), e))?;
             let mut t = Transcript::default();
             for game in &games {
                 let part = transcript::from_game(game, args.side.colors())
@@ -320,11 +321,11 @@ pub(super) fn replay(args: &ReplayArgs) -> Result<ExitCode, CliError> {
     };
     let exact = args.exact || t.header("exact") == Some("yes");
     let limit = Duration::from_millis(args.move_time);
-    let replayed = transcript::replay(&command, &t, limit, exact);
+    let replayed = crate::arena::replay::replay(&command, &t, limit, exact);
     if let Some(out) = &args.record {
         let mut recorded = replayed.transcript.clone();
         recorded.headers = t.headers.clone();
-        crate::files::write_atomically(out, recorded.render().as_bytes())
+        crate::util::files::write_atomically(out, recorded.render().as_bytes())
             .map_err(|e| CliError::Failed(e.to_string()))?;
     }
     let mut summary = replayed.summary(&path.display().to_string());
@@ -387,19 +388,19 @@ pub(super) fn connect(args: &ConnectArgs) -> Result<ExitCode, CliError> {
             .map_err(|_| super::usage("connect: give --secret or set REVERSI_SECRET"))?,
     };
     let play = match (args.game, args.contest) {
-        (Some(id), _) => crate::connect::Play::Game(id),
-        (None, Some(id)) => crate::connect::Play::Contest(id),
+        (Some(id), _) => crate::engines::connect::Play::Game(id),
+        (None, Some(id)) => crate::engines::connect::Play::Contest(id),
         (None, None) => return Err(super::usage("connect: give --game or --contest")),
     };
-    let options = crate::connect::Options {
+    let options = crate::engines::connect::Options {
         url: args.url.clone(),
         team: args.team.clone(),
         secret,
         play,
         command: args.command.join(" "),
     };
-    let endings =
-        crate::connect::run(&options).map_err(|e| CliError::Failed(format!("connect: {e}")))?;
+    let endings = crate::engines::connect::run(&options)
+        .map_err(|e| CliError::Failed(format!("connect: {e}")))?;
     report(|out| endings.iter().try_for_each(|line| writeln!(out, "{line}")))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -432,7 +433,7 @@ pub(super) fn ggs(args: &GgsArgs) -> Result<ExitCode, CliError> {
     } else {
         args.command.join(" ")
     };
-    let options = crate::ggs::Options {
+    let options = crate::engines::ggs::Options {
         host: args.host.clone(),
         port: args.port,
         login: args.login.clone(),
@@ -440,7 +441,8 @@ pub(super) fn ggs(args: &GgsArgs) -> Result<ExitCode, CliError> {
         command,
         games: args.games,
     };
-    let endings = crate::ggs::run(&options).map_err(|e| CliError::Failed(format!("ggs: {e}")))?;
+    let endings =
+        crate::engines::ggs::run(&options).map_err(|e| CliError::Failed(format!("ggs: {e}")))?;
     report(|out| endings.iter().try_for_each(|line| writeln!(out, "{line}")))?;
     Ok(ExitCode::SUCCESS)
 }

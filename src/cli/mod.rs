@@ -116,9 +116,9 @@ fn failed(path: impl std::fmt::Display, error: impl std::fmt::Display) -> CliErr
 }
 
 /// The text of the file at `path`, read up to the input cap
-/// ([`crate::files::max_input`]).
+/// ([`crate::util::files::max_input`]).
 fn read_file(path: &std::path::Path) -> Result<String, CliError> {
-    crate::files::read_text_capped(path).map_err(|e| CliError::Failed(e.to_string()))
+    crate::util::files::read_text_capped(path).map_err(|e| CliError::Failed(e.to_string()))
 }
 
 /// The text of a game given as `arg`: a file's, or, where no file of that
@@ -130,7 +130,7 @@ fn read_game(arg: &std::path::Path) -> Result<String, CliError> {
             && text
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c.is_ascii_whitespace())
-            && crate::record::read_games(text).is_ok()
+            && crate::records::read::read_games(text).is_ok()
     });
     match written {
         Some(moves) => Ok(moves.to_string()),

@@ -1,9 +1,9 @@
 //! The commands that look at recorded games: `show`, `analyze`.
 
 use super::{failed, read_game, report, usage, CliError, MAX_DEPTH, MAX_HASH_MB};
-use crate::ggf::GgfGame;
-use crate::show;
-use crate::value::Reach;
+use crate::records::ggf::GgfGame;
+use crate::study::show;
+use crate::study::value::Reach;
 use clap::Args;
 use reversi_core::eval::Evaluator;
 use reversi_core::search::Searcher;
@@ -28,7 +28,8 @@ impl GameChoice {
     fn read(&self) -> Result<GgfGame, CliError> {
         let path = &self.game;
         let text = read_game(path)?;
-        let mut games = crate::record::read_games(&text).map_err(|e| failed(path.display(), e))?;
+        let mut games =
+            crate::records::read::read_games(&text).map_err(|e| failed(path.display(), e))?;
         let count = games.len();
         let number = usize::try_from(self.number).unwrap_or(usize::MAX);
         if number > count {
@@ -62,7 +63,7 @@ pub struct ShowArgs {
 
 /// Writes `text` to `path` whole or not at all.
 fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
-    crate::files::write_atomically(path, text.as_bytes())
+    crate::util::files::write_atomically(path, text.as_bytes())
         .map_err(|e| CliError::Failed(e.to_string()))
 }
 
@@ -94,7 +95,7 @@ pub(super) fn show(args: &ShowArgs) -> Result<ExitCode, CliError> {
         });
     }
     // One position at a time, redrawn in place, moved with keys.
-    crate::viewer::browse(&game, &frames).map_err(|e| failed("the terminal", e))?;
+    crate::study::viewer::browse(&game, &frames).map_err(|e| failed("the terminal", e))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -148,14 +149,14 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
     };
     let mut searcher = Searcher::new(args.hash as usize, Evaluator::Pattern);
     let total = game.moves.len();
-    let mut progress = crate::parallel::Progress::new("analyzed", total, "moves");
+    let mut progress = crate::util::parallel::Progress::new("analyzed", total, "moves");
     let mut done = 0;
-    let reports = crate::analyze::analyze(&game, &mut searcher, reach, || {
+    let reports = crate::study::analyze::analyze(&game, &mut searcher, reach, || {
         done += 1;
         progress.report(done, &mut io::stderr());
     })
     .map_err(|e| failed(args.choice.game.display(), e))?;
-    let annotated = crate::analyze::annotated(&game, &reports);
+    let annotated = crate::study::analyze::annotated(&game, &reports);
     if let Some(path) = &args.ggf {
         write_file(path, &(annotated.render() + "\n"))?;
     }
@@ -163,5 +164,5 @@ pub(super) fn analyze(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         let page = show::html_page(&annotated).map_err(|e| failed(path.display(), e))?;
         write_file(path, &page)?;
     }
-    report(|out| write!(out, "{}", crate::analyze::table(&reports)))
+    report(|out| write!(out, "{}", crate::study::analyze::table(&reports)))
 }

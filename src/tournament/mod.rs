@@ -34,7 +34,7 @@ pub fn run(
     let (table, svg) = match format {
         Format::Knockout => {
             let k = knockout::run(players, arena, openings, seed);
-            crate::report::write(&k.report(&names));
+            crate::util::report::write(&k.report(&names));
             (
                 k.standings_table(&names),
                 Some(bracket_svg::render(&k, &arena.entrants)),
@@ -58,11 +58,11 @@ pub fn run(
         }
     };
     crate::say!("");
-    crate::report::write(&table.to_text());
+    crate::util::report::write(&table.to_text());
     if let Some(dir) = out {
         let write = |file: &str, text: &str| {
             let path = dir.join(file);
-            crate::files::write_atomically(&path, text.as_bytes())
+            crate::util::files::write_atomically(&path, text.as_bytes())
         };
         write("standings.csv", &table.to_csv())?;
         write("standings.json", &table.to_json())?;

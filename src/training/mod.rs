@@ -32,10 +32,11 @@
 //! This module sits outside the playing core: the bot only reads the
 //! weights through `eval::pattern`.
 
+pub mod book;
 pub mod selfplay;
 
-use crate::archive::{parse_logistello, read_games, replay, ArchiveRun, Record};
-use crate::parallel::Progress;
+use crate::records::archive::{parse_logistello, read_games, replay, ArchiveRun, Record};
+use crate::util::parallel::Progress;
 use reversi_core::board::Board;
 use reversi_core::eval::pattern::{self, FEATURES, STAGES, STAGE_SIZE, WEIGHT_SCALE};
 use reversi_core::eval::{hand, Evaluator, DISC};
@@ -193,7 +194,7 @@ pub fn label_all(
     let mut results: Vec<Vec<Sample>> = vec![Vec::new(); games.len()];
     let mut progress = Progress::new("labelled", games.len(), "games");
     let mut done = 0;
-    crate::parallel::run(
+    crate::util::parallel::run(
         jobs,
         games,
         || {
@@ -339,9 +340,9 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
                 )
             };
             if path.extension().is_some_and(|e| e == "gz") {
-                crate::archive::read_logistello(path)?
+                crate::records::archive::read_logistello(path)?
             } else {
-                let text = crate::files::read_text_capped(path)?;
+                let text = crate::util::files::read_text_capped(path)?;
                 parse_logistello(&text).map_err(named)?
             }
         }
@@ -359,7 +360,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
         }
     }
     let stages: Vec<usize> = (0..STAGES).collect();
-    let fitted = crate::parallel::map(options.run.jobs, &stages, |&stage| {
+    let fitted = crate::util::parallel::map(options.run.jobs, &stages, |&stage| {
         fit_stage(
             &by_stage[stage],
             options.epochs,
@@ -388,7 +389,7 @@ pub fn run(options: &Options, log: &mut impl Write) -> io::Result<()> {
             bytes.extend_from_slice(&q.to_le_bytes());
         }
     }
-    crate::files::write_atomically(options.run.out, &bytes)?;
+    crate::util::files::write_atomically(options.run.out, &bytes)?;
     writeln!(
         log,
         "wrote {} ({} bytes)",

@@ -17,7 +17,7 @@
 //! refused rather than mixed in. The file grows game by game, so a stop
 //! loses only the games in flight.
 
-use crate::parallel::Progress;
+use crate::util::parallel::Progress;
 use reversi_core::bitboard::{self, Square};
 use reversi_core::board::{Board, Color};
 use reversi_core::eval::Evaluator;
@@ -132,7 +132,7 @@ pub fn run(options: &Options, out: &mut impl Write, log: &mut impl Write) -> io:
     let mut written = 0;
     let mut result = Ok(());
     let mut progress = Progress::new("played", indices.len(), "games");
-    crate::parallel::run(
+    crate::util::parallel::run(
         options.jobs,
         &indices,
         || Searcher::new(HASH_MB, Evaluator::Pattern),
@@ -209,7 +209,7 @@ pub fn resume(text: &str, header: &str) -> Result<Resume, String> {
         let Some(line) = line.strip_suffix('\n') else {
             break; // the half-written line of a stop
         };
-        crate::archive::parse_logistello(line)
+        crate::records::archive::parse_logistello(line)
             .ok()
             .filter(|games| games.len() == 1 && line.contains(": "))
             .ok_or_else(|| format!("line {}: not a game (+d3-c3...: score)", i + 2))?;
@@ -244,12 +244,12 @@ mod tests {
         run(&options(2), &mut two, &mut io::sink()).unwrap();
         assert_eq!(one, two);
         let text = String::from_utf8(one).unwrap();
-        let games = crate::archive::parse_logistello(&text).unwrap();
+        let games = crate::records::archive::parse_logistello(&text).unwrap();
         assert_eq!(games.len(), 6);
         for (game, line) in games.iter().zip(text.lines()) {
             // Each line replays to the end with legal moves, and its score
             // is the final board's.
-            let positions = crate::archive::replay(game).expect("legal");
+            let positions = crate::records::archive::replay(game).expect("legal");
             let (last, black_to_move) = *positions.last().unwrap();
             assert!(last.is_game_over());
             let (black, white) = last.colors(if black_to_move {
@@ -294,7 +294,8 @@ mod tests {
             format!("{header}\n{whole}")
         );
         // The archive reader skips the header line.
-        let games = crate::archive::parse_logistello(&format!("{header}\n{whole}")).unwrap();
+        let games =
+            crate::records::archive::parse_logistello(&format!("{header}\n{whole}")).unwrap();
         assert_eq!(games.len(), 6);
     }
 

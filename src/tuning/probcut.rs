@@ -15,7 +15,7 @@ use std::io::{self, Write};
 /// `probcut::error_sigma` is fitted to these figures.
 pub fn probcut_errors(
     out: &mut dyn Write,
-    games: &[crate::archive::Game],
+    games: &[crate::records::archive::Game],
     from: u32,
     to: u32,
     per_size: u64,
@@ -72,13 +72,17 @@ fn mean_sd(values: impl Iterator<Item = f64>) -> (f64, f64) {
 /// An archive position with `empties` empty squares from each of up to
 /// `count` games (one game in 7, newest first) where the side to move has a
 /// move there.
-fn archive_positions(games: &[crate::archive::Game], empties: u32, count: u64) -> Vec<Board> {
+fn archive_positions(
+    games: &[crate::records::archive::Game],
+    empties: u32,
+    count: u64,
+) -> Vec<Board> {
     games
         .iter()
         .rev()
         .step_by(7)
         .filter_map(|game| {
-            crate::archive::replay(game)
+            crate::records::archive::replay(game)
                 .and_then(|line| line.into_iter().find(|(b, _)| b.empty_count() == empties))
                 .map(|(b, _)| b)
                 .filter(Board::has_moves)
@@ -96,7 +100,7 @@ fn archive_positions(games: &[crate::archive::Game], empties: u32, count: u64) -
 /// threads; the figures do not depend on `jobs`.
 pub fn midgame_probcut_errors(
     out: &mut dyn Write,
-    games: &[crate::archive::Game],
+    games: &[crate::records::archive::Game],
     (from, to, step): (u32, u32, u32),
     per_size: u64,
     deep: u32,
@@ -113,7 +117,7 @@ pub fn midgame_probcut_errors(
         let boards = archive_positions(games, empties, per_size);
         // Each position's scores at depths 0..=deep, by iterative deepening
         // (the table's shallower entries order moves, never decide scores).
-        let scores = crate::parallel::map(jobs, &boards, |board| {
+        let scores = crate::util::parallel::map(jobs, &boards, |board| {
             let mut s = Searcher::new(reversi_core::tt::DEFAULT_MB, Evaluator::DEFAULT);
             (0..=deep)
                 .map(|d| f64::from(s.midgame_score(board, d)) / f64::from(DISC))

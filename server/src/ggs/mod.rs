@@ -21,8 +21,8 @@
 
 pub mod text;
 
-use crate::api::blocking;
-use crate::conn::Open;
+use crate::http::api::blocking;
+use crate::http::conn::Open;
 use crate::store::GameRow;
 use crate::{now_ms, App};
 use std::net::{IpAddr, SocketAddr};
@@ -70,10 +70,10 @@ const LOOK_EVERY: Duration = Duration::from_millis(500);
 /// Serves GGS on `listener` until the server stops.
 pub async fn serve(listener: TcpListener, app: Arc<App>, limits: Limits) {
     let open = Arc::new(Open::default());
-    let conn_limits = crate::conn::Limits {
+    let conn_limits = crate::http::conn::Limits {
         per_client: limits.per_client,
         total: limits.total,
-        ..crate::conn::Limits::default()
+        ..crate::http::conn::Limits::default()
     };
     loop {
         let Ok((stream, peer)) = listener.accept().await else {
@@ -200,7 +200,7 @@ async fn login(
         .await
         .ok_or(Closed)?;
     let team = team.trim().to_string();
-    match crate::api::check_team(app, address, team, secret.trim().to_string()).await {
+    match crate::http::api::check_team(app, address, team, secret.trim().to_string()).await {
         Ok(team) => {
             client.send(&format!(": Welcome, {team}.")).await?;
             client.send(": + /os 1").await?;
@@ -364,7 +364,8 @@ impl Player {
     async fn offer(&mut self, client: &mut Client) -> Result<(), Closed> {
         let app = Arc::clone(&self.app);
         let team = self.team.clone();
-        let Ok(games) = blocking(move || Ok(app.store.games_of(&team, crate::SHOWN_GAMES)?)).await
+        let Ok(games) =
+            blocking(move || Ok(app.store.games_of(&team, crate::http::SHOWN_GAMES)?)).await
         else {
             return Ok(());
         };

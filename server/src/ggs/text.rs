@@ -7,7 +7,7 @@
 //! so that no client takes a line for a message from one of its admins.
 
 use crate::store::GameRow;
-use reversi::ggf::GgfGame;
+use reversi::records::ggf::GgfGame;
 use reversi_core::bitboard::Square;
 use reversi_core::board::{Board, Color};
 
@@ -16,9 +16,9 @@ pub fn id(game: i64) -> String {
     format!(".{game}")
 }
 
-/// A time as GGS writes a clock (see [`reversi::ggf::clock`]).
+/// A time as GGS writes a clock (see [`reversi::records::ggf::clock`]).
 pub fn clock(ms: i64) -> String {
-    reversi::ggf::clock(ms.max(0) as u64)
+    reversi::records::ggf::clock(ms.max(0) as u64)
 }
 
 /// A move as GGS writes it: the square in capitals, `PA` a pass.
@@ -89,7 +89,9 @@ fn board_lines(out: &mut Vec<String>, board: &Board, to_move: Color, before: usi
         out.push("|".into());
     }
     out.push("|    A B C D E F G H".into());
-    let cells: Vec<char> = reversi::show::cells(board, to_move).chars().collect();
+    let cells: Vec<char> = reversi::study::show::cells(board, to_move)
+        .chars()
+        .collect();
     for row in 0..8 {
         let mut line = format!("| {} ", row + 1);
         for col in 0..8 {
@@ -155,7 +157,7 @@ pub fn update_board(row: &GameRow) -> String {
 /// `/os: join` in the GGF form (`client +`): the game so far as a GGF
 /// record on one line.
 pub fn join_ggf(row: &GameRow) -> String {
-    let game: GgfGame = crate::pages::ggf_of(row);
+    let game: GgfGame = crate::game::ggf_of(row);
     format!(
         "/os: join {} {}",
         id(row.id),
@@ -245,7 +247,7 @@ mod tests {
         let join = join_ggf(&row(&[Some("d3"), None]));
         assert!(!join.contains('\n'));
         let record = join.strip_prefix("/os: join .7 ").unwrap();
-        let game = reversi::ggf::parse(record).unwrap().remove(0);
+        let game = reversi::records::ggf::parse(record).unwrap().remove(0);
         assert_eq!(game.tag("PB"), Some("edax"));
         assert_eq!(game.tag("TI"), Some("0:01"));
         assert_eq!(game.moves.len(), 2);

@@ -8,7 +8,7 @@
 
 use reversi::arena::program::Trust;
 use reversi::arena::sandbox::Sandbox;
-use reversi::seat::{self, Stop, Table, View};
+use reversi::arena::seat::{self, Stop, Table, View};
 use reversi_core::bitboard::Squares;
 use reversi_core::board::Color;
 use std::sync::Mutex;

@@ -8,7 +8,7 @@
 //! process runs it from there.
 //!
 //! Judging runs on threads of its own, at most `--compilers` at once, on
-//! the server's core: it never takes a game's core (see [`crate::cores`]).
+//! the server's core: it never takes a game's core (see [`crate::hosted::cores`]).
 
 pub mod build;
 pub mod check;
@@ -91,7 +91,7 @@ fn write_program(dir: &Path, path: &Path, built: &[u8]) -> Result<(), String> {
 pub fn start(app: &Arc<App>, id: i64) {
     let worker = Arc::clone(app);
     let spawned = app.judging.spawn(id, format!("judge-{id}"), move || {
-        crate::cores::pin_thread(worker.cores.server());
+        crate::hosted::cores::pin_thread(worker.cores.server());
         if let Err(e) = judge(&worker, id) {
             eprintln!("reversi-server: program {id}: {e}");
         }

@@ -14,6 +14,7 @@
 //! game to play) is held for a lease: claimed, renewed while the work goes
 //! on, and taken over by another process once it lapses.
 
+pub mod lease;
 mod postgres;
 pub mod programs;
 mod schema;
