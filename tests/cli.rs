@@ -1,4 +1,4 @@
-//! The command line's exit codes, as the README documents them: 2 for wrong
+//! The command line's exit codes, as docs/commands.md documents them: 2 for wrong
 //! usage, 1 for a failed run or bad data; one line on stderr either way.
 
 use crate::util::{run, scratch, text};
@@ -241,9 +241,9 @@ fn a_misspelt_command_or_flag_gets_a_suggestion_and_exit_2() {
 }
 
 #[test]
-fn every_example_of_the_readme_exit_code_table_exits_as_it_says() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+fn every_example_of_the_exit_code_table_exits_as_it_says() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/commands.md"))
+        .expect("docs/commands.md");
     let table = readme
         .split("<!-- exit-codes -->")
         .nth(1)

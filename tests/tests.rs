@@ -6,6 +6,7 @@ mod bio97;
 mod bundle;
 mod cli;
 mod codingame;
+mod docs;
 mod endgame;
 mod fuzz;
 mod games;

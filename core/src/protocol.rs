@@ -492,8 +492,12 @@ impl Session {
             Command::Done => {
                 match self.phase {
                     Phase::Idle => self.assume_standard("DONE before START"),
+                    // `START` then `DONE` is the shortest way to ask for
+                    // the standard start (the README's first example): a
+                    // setup, not a mistake, so it is taken without a note.
                     Phase::Setup if self.mine | self.theirs == 0 => {
-                        self.assume_standard("DONE with no PLACE")
+                        self.assume_standard("DONE with no PLACE");
+                        self.warnings.clear();
                     }
                     Phase::Setup => self.phase = Phase::Playing,
                     Phase::Playing => self.warn("DONE again: answering OK again".into()),
@@ -774,6 +778,22 @@ mod tests {
             assert_eq!(command.to_string(), text);
             assert_eq!(parse(text).0, Ok(command));
         }
+    }
+
+    #[test]
+    fn start_then_done_is_the_standard_start_without_a_note() {
+        let mut session = Session::new();
+        for command in [Command::Start, Command::Done] {
+            session.apply(command);
+            assert!(session.warnings.is_empty(), "{:?}", session.warnings);
+        }
+        assert_eq!(session.apply(Command::Begin), Reply::Move);
+        let (black, white) = Board::start().colors(Color::Black);
+        assert_eq!((session.mine, session.theirs), (black, white));
+        // A `DONE` with no `START` before it is still noted.
+        let mut session = Session::new();
+        session.apply(Command::Done);
+        assert_eq!(session.warnings.len(), 1, "{:?}", session.warnings);
     }
 
     #[test]
