@@ -12,7 +12,7 @@
 //! | fitting the evaluation, self-play games, the opening book | [`training`] |
 //! | ProbCut's margins, least squares | [`tuning`] |
 //! | the one-file bundle and its packed evaluation | [`bundle`] |
-//! | the benchmark and perft | [`bench`] |
+//! | the benchmark and perft | [`bench`](mod@bench) |
 //! | the BIO'97 Othello program and its rule | [`bio97`] |
 //! | files written whole, jobs on threads, a command's report | [`util`] |
 //!

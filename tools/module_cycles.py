@@ -11,8 +11,10 @@ module to inside another child of the same module is an arrow between
 those two children. A circle among the children of any module is
 reported, with one file and line for each of its arrows.
 
-Usage: tools/module_cycles.py [CRATE_SRC ...]   (default: every crate)
-Exit 0 when there is no circle, 1 when there is one, 2 on wrong usage.
+Usage: tools/module_cycles.py [--self-test] [CRATE_SRC ...]
+(default: every crate; --self-test first checks that a made-up crate's
+circle is found, and that its broken version passes). Exit 0 when there
+is no circle, 1 when there is one, 2 on wrong usage.
 """
 
 import os
@@ -269,9 +271,38 @@ def check(src, root):
     return len(modules), problems
 
 
+def self_test():
+    """A crate where `a` uses `b::c` through a grouped `use` and `b::c`
+    uses `a` through `super::super`: a circle; and the same crate with
+    `b::c`'s use in a comment and a string: none."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as src:
+        os.makedirs(os.path.join(src, "b"))
+        files = {
+            "lib.rs": "pub mod a;\npub mod b;\n",
+            "a.rs": "use crate::{b::{c::Thing}};\n",
+            "b/mod.rs": "pub mod c;\n",
+            "b/c.rs": "pub struct Thing;\nfn f() { super::super::a::g(); }\nmod tests { fn t() { let _ = '{'; } }\n",
+        }
+        for name, text in files.items():
+            with open(os.path.join(src, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        root = os.path.join(src, "lib.rs")
+        _, problems = check(src, root)
+        assert len(problems) == 1 and "a, b" in problems[0], problems
+        with open(os.path.join(src, "b/c.rs"), "w", encoding="utf-8") as f:
+            f.write('pub struct Thing;\n// super::super::a::g();\nconst S: &str = "crate::a";\n')
+        _, problems = check(src, root)
+        assert not problems, problems
+    print("module_cycles: self-test passed")
+
+
 def main(argv):
+    if "--self-test" in argv:
+        self_test()
+        argv = [a for a in argv if a != "--self-test"]
     if any(a.startswith("-") for a in argv):
-        print("usage: tools/module_cycles.py [CRATE_SRC ...]", file=sys.stderr)
+        print("usage: tools/module_cycles.py [--self-test] [CRATE_SRC ...]", file=sys.stderr)
         return 2
     crates = argv or CRATES
     bad = 0

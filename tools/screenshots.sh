@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's two screenshots, made from a server run here: a finished
+# docs/server.md's two screenshots, made from a server run here: a finished
 # knockout's page and an analysed game's page (headless Chromium).
 #   tools/screenshots.sh [FOLDER]   (default docs/images; needs a release build)
 set -euo pipefail

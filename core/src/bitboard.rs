@@ -48,6 +48,7 @@ impl Square {
         }
     }
 
+    /// The square's bit index: a1 0, h1 7, a8 56.
     #[must_use]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -65,6 +66,7 @@ impl Square {
         self.0 / 8
     }
 
+    /// The square as a one-bit set.
     #[must_use]
     pub const fn bit(self) -> u64 {
         1u64 << self.0

@@ -11,11 +11,14 @@ use std::fmt;
 /// Black or white. Black moves first from the standard position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Color {
+    /// Moves first from the standard start.
     Black,
+    /// Moves second.
     White,
 }
 
 impl Color {
+    /// The opponent's colour.
     #[must_use]
     pub fn other(self) -> Color {
         match self {
@@ -33,6 +36,7 @@ impl Color {
         }
     }
 
+    /// `black` or `white`, as the referee and the server write it.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -83,24 +87,28 @@ impl Board {
         }
     }
 
+    /// The position with these discs, `player` to move; the sets must not overlap.
     #[must_use]
     pub fn new(player: u64, opponent: u64) -> Board {
         debug_assert_eq!(player & opponent, 0);
         Board { player, opponent }
     }
 
+    /// The legal moves of the side to move, as a square set.
     #[inline]
     #[must_use]
     pub fn moves(&self) -> u64 {
         movegen::legal_moves(self.player, self.opponent)
     }
 
+    /// Whether the side to move has a legal move (else it must pass).
     #[inline]
     #[must_use]
     pub fn has_moves(&self) -> bool {
         self.moves() != 0
     }
 
+    /// Whether `sq` is a legal move for the side to move.
     #[inline]
     #[must_use]
     pub fn is_legal(&self, sq: Square) -> bool {
@@ -115,6 +123,7 @@ impl Board {
         self.play_index(sq.index())
     }
 
+    /// [`Board::play`] by square index.
     #[inline]
     #[must_use]
     pub fn play_index(&self, index: usize) -> Board {
@@ -149,12 +158,14 @@ impl Board {
         !self.has_moves() && !self.pass().has_moves()
     }
 
+    /// The empty squares.
     #[inline]
     #[must_use]
     pub fn empties(&self) -> u64 {
         !(self.player | self.opponent)
     }
 
+    /// How many squares are empty.
     #[inline]
     #[must_use]
     pub fn empty_count(&self) -> u32 {

@@ -75,11 +75,13 @@ pub struct Book<'a> {
 /// A book move and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BookMove {
+    /// The move.
     pub square: Square,
     /// The position's book score, in hundredths of a disc.
     pub score: Score,
     /// How many of the position's legal moves lead into the book.
     pub known: u32,
+    /// How many legal moves the position has.
     pub moves: u32,
 }
 
@@ -129,6 +131,7 @@ impl<'a> Book<'a> {
         self.records.len() / RECORD
     }
 
+    /// Whether the book holds no position.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()

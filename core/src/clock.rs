@@ -95,6 +95,7 @@ impl Deadline {
         }
     }
 
+    /// The time since the clock started.
     #[must_use]
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
@@ -112,6 +113,7 @@ impl Deadline {
         self.hard.saturating_sub(self.elapsed())
     }
 
+    /// The hard limit, from the clock's start.
     #[must_use]
     pub fn hard(&self) -> Duration {
         self.hard

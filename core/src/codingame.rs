@@ -43,7 +43,9 @@ impl Default for Budget {
 /// One turn as read: the board, from our side, and the listed actions.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Turn {
+    /// The position, our discs as the player's.
     pub board: Board,
+    /// The actions the referee lists as legal.
     pub actions: Vec<Square>,
 }
 

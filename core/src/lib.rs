@@ -28,6 +28,10 @@
 //! clock, book} <- search <- player <- {protocol, codingame} (both read
 //! through lines).
 
+// Every public item says what it is: the core is what other crates,
+// and the bundle's readers, build on.
+#![deny(missing_docs)]
+
 pub mod bitboard;
 pub mod board;
 pub mod book;

@@ -8,6 +8,7 @@
 use std::mem::MaybeUninit;
 use std::ops::{Deref, DerefMut};
 
+/// The moves of a position, on the stack (`arrayvec` in the crate, [`Fixed`] in the bundle).
 #[cfg(not(bundle))]
 pub type MoveList<T> = arrayvec::ArrayVec<T, 64>;
 #[cfg(bundle)]
@@ -22,6 +23,7 @@ pub struct Fixed<T: Copy> {
 }
 
 impl<T: Copy> Fixed<T> {
+    /// An empty list.
     #[must_use]
     pub fn new() -> Fixed<T> {
         Fixed {

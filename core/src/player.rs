@@ -12,10 +12,13 @@ use std::time::{Duration, Instant};
 
 /// A move (or `None` to pass) and one line saying how it was chosen.
 pub struct Choice {
+    /// The move, or `None` to pass.
     pub square: Option<Square>,
+    /// How it was chosen, for stderr.
     pub info: String,
 }
 
+/// Something that chooses moves: the searching bot, or a built-in opponent.
 pub trait Player {
     /// Called at every `START`.
     fn new_game(&mut self);
@@ -39,6 +42,7 @@ pub trait Player {
 pub struct BotOptions {
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// The evaluation the search uses.
     pub eval: Evaluator,
     /// What ends a search: the clock (the default), or a fixed depth or
     /// node count for reproducible replies.
@@ -226,6 +230,7 @@ pub struct SimplePlayer {
 
 #[cfg(not(bundle))]
 impl SimplePlayer {
+    /// A player that picks a legal move uniformly at random, from `seed`.
     #[must_use]
     pub fn random(seed: u64) -> SimplePlayer {
         SimplePlayer {
@@ -234,6 +239,7 @@ impl SimplePlayer {
         }
     }
 
+    /// A player that flips the most discs, ties broken at random from `seed`.
     #[must_use]
     pub fn greedy(seed: u64) -> SimplePlayer {
         SimplePlayer {

@@ -21,18 +21,28 @@ use std::time::Instant;
 /// Who owns a `PLACE`d disc: 1 is ours, 2 the opponent's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Owner {
+    /// `1`: the disc is ours.
     Mine,
+    /// `2`: the disc is the opponent's.
     Theirs,
 }
 
+/// One line of the judge protocol, as the judge sends it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `START`: a new game.
     Start,
+    /// `PLACE x y o`: a disc of the setup.
     Place(Square, Owner),
+    /// `DONE`: the setup is complete; `OK` is due.
     Done,
+    /// `BEGIN`: we move first.
     Begin,
+    /// `TURN x y`: the opponent's move; ours is due.
     Turn(Square),
+    /// `PASS`: the opponent passed; our move is due.
     Pass,
+    /// `END`: the game is over.
     End,
 }
 
@@ -92,7 +102,9 @@ pub fn place_commands(mine: u64, theirs: u64) -> Vec<Command> {
 /// What a bot says when its move is due: `x y` or `PASS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveReply {
+    /// `x y`: a move.
     Play(Square),
+    /// `PASS`: no legal move.
     Pass,
 }
 
@@ -216,11 +228,15 @@ pub fn escape(text: &str) -> String {
 /// Why a line is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProtocolError {
+    /// A line with nothing but white space.
     Blank,
+    /// A first word that is no command (the word, as sent).
     Unknown(String),
     /// A known command whose arguments do not parse.
     BadArguments {
+        /// The command, as the judge writes it.
         command: &'static str,
+        /// What is wrong with its arguments.
         reason: String,
     },
 }
@@ -241,9 +257,13 @@ impl std::error::Error for ProtocolError {}
 /// process, so a judge that sends CRLF does not fill the log.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Quirks {
+    /// A trailing CR was dropped.
     pub carriage_return: bool,
+    /// Words were separated by tabs.
     pub tab: bool,
+    /// A command or a file letter was in lower case.
     pub lower_case: bool,
+    /// Words followed a complete command.
     pub extra_words: bool,
 }
 
@@ -349,7 +369,9 @@ pub enum Phase {
 /// What the session must answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reply {
+    /// Nothing is due.
     Nothing,
+    /// `OK` is due.
     Ok,
     /// Our move (or `PASS`) is due.
     Move,
@@ -360,6 +382,7 @@ pub enum Reply {
 /// The game as the judge describes it, from our side.
 #[derive(Clone, Debug)]
 pub struct Session {
+    /// Where the game is: before `START`, in its setup, or under way.
     pub phase: Phase,
     /// Our discs.
     pub mine: u64,
@@ -381,6 +404,7 @@ impl Default for Session {
 }
 
 impl Session {
+    /// A session before any `START`.
     #[must_use]
     pub fn new() -> Session {
         Session {

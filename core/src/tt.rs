@@ -25,6 +25,7 @@ pub const NO_MOVE: u8 = 64;
 /// Default size in MiB; `--hash` changes it.
 pub const DEFAULT_MB: usize = 16;
 
+/// What a stored score says of the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     /// The score is exact.
@@ -38,13 +39,18 @@ pub enum Bound {
 /// What a probe finds.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
+    /// The stored score, in hundredths of a disc.
     pub score: i32,
+    /// What the score says of the true score.
     pub bound: Bound,
+    /// The depth it was searched to.
     pub depth: u8,
     /// Best move's square index, or [`NO_MOVE`].
     pub best: u8,
 }
 
+/// The transposition table: what earlier searches learned, two slots a
+/// bucket (see the module).
 pub struct Table {
     /// Three words a slot: player, opponent, packed data (0 = empty).
     words: Vec<u64>,
@@ -207,6 +213,7 @@ impl Table {
         board.hash() as usize & self.mask & !1
     }
 
+    /// The entry stored for `board`, if any.
     #[inline]
     #[must_use]
     pub fn probe(&self, board: &Board) -> Option<Entry> {
@@ -348,6 +355,7 @@ impl Table {
         self.words.len() / 3
     }
 
+    /// Whether the table has no slot at all.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()

@@ -65,7 +65,7 @@ pub struct App {
     /// games at once the reloads starved the turns).
     pub moved: Signals,
     pub rate: http::rate::Limiter,
-    /// The turn requests waiting, by team ([`MAX_WAITS`] each at most).
+    /// The turn requests waiting, by team ([`http::MAX_WAITS`] each at most).
     pub waits: Tally<String>,
     /// Argon2 runs on these, a few at a time: each takes 19 MB and tens
     /// of milliseconds (see [`auth`]). Checks of secrets, taken in turn by
@@ -443,7 +443,7 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Ends, every [`SWEEP_EVERY`], the games whose side to move has let its
+/// Ends, every `SWEEP_EVERY`, the games whose side to move has let its
 /// time run out: a bot that stops answering loses as it would under our
 /// referee, without anyone having to ask.
 pub async fn sweep_late_games(app: Arc<App>) {

@@ -5,8 +5,8 @@
 //! it arrives, so a reply's time is measured from our flushed write to its
 //! arrival, not including whatever the referee does in between. What the
 //! referee holds of a program is bounded whatever it writes: a line is kept
-//! up to [`LINE_LIMIT`] bytes, and at most [`LINES_AHEAD`] reads (each of
-//! at most [`LINES_PER_READ`] lines a program wrote at once) wait to be
+//! up to [`LINE_LIMIT`] bytes, and at most `LINES_AHEAD` reads (each of
+//! at most `LINES_PER_READ` lines a program wrote at once) wait to be
 //! taken (a program that writes faster waits on its pipe).
 //!
 //! The command line runs as a shell runs it (`sh -c`), so `cd DIR &&
@@ -166,7 +166,7 @@ pub enum Trust {
 }
 
 /// The variables a hosted program is given from the server's
-/// environment, besides the arena's own ([`MARK_ENV`], [`MOVE_TIME_ENV`]).
+/// environment, besides the arena's own (`MARK_ENV`, [`MOVE_TIME_ENV`]).
 pub const HOSTED_ENV: [&str; 3] = ["PATH", "HOME", "LANG"];
 
 /// The `PATH` of a program whose caller has none to give it, or that runs
@@ -239,7 +239,7 @@ pub struct Program {
 /// Resolves a leading `self` in a command to this executable, so matches can
 /// name our own players without knowing where the binary lives; and a
 /// player written `gtp:COMMAND`, `nboard:COMMAND` or `nboard@DEPTH:COMMAND`
-/// to this executable's bridge to that engine (`src/bridge.rs`), which
+/// to this executable's bridge to that engine (`src/engines/bridge.rs`), which
 /// speaks the judge protocol for it.
 #[must_use]
 pub fn resolve_self(command: &str) -> String {

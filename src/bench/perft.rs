@@ -10,7 +10,7 @@
 //!
 //! Many move orders reach the same position, or one of its 7 mirror
 //! images, which has the same count: so the count below a position is kept
-//! in a [`Memo`] under the position's [`canonical`] image and reused when
+//! in a `Memo` under the position's `canonical` image and reused when
 //! it comes back with the same plies to go (as Edax's `count games` does).
 //! [`perft`] counts every line without it, the move generator's plain
 //! check.
@@ -19,9 +19,9 @@ use reversi_core::board::Board;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Convention {
-    /// [A]: a game over before the last ply contributes 0.
+    /// \[A\]: a game over before the last ply contributes 0.
     GamesDropped,
-    /// [B]: a game over before the last ply contributes 1.
+    /// \[B\]: a game over before the last ply contributes 1.
     GamesKept,
 }
 
@@ -115,7 +115,7 @@ impl Memo {
         ((h >> 32) as usize & self.mask) * 4
     }
 
-    /// The count stored for `name` (a [`canonical`] board) with `key`.
+    /// The count stored for `name` (a `canonical` board) with `key`.
     fn get(&self, name: &Board, key: u32) -> Option<u64> {
         let i = self.slot(name, key);
         let w = &self.words[i..i + 4];

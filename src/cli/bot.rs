@@ -269,7 +269,7 @@ pub(super) fn bio97(args: &Bio97Args) -> Result<ExitCode, CliError> {
     )
 }
 
-/// `reversi gtp`: the bot speaking GTP (see `src/gtp.rs`).
+/// `reversi gtp`: the bot speaking GTP (see `src/engines/gtp.rs`).
 pub(super) fn gtp(args: &EngineArgs) -> Result<ExitCode, CliError> {
     let limit = engine_limit("gtp", args.move_time);
     let mut player = args.player();
@@ -330,7 +330,7 @@ pub(super) fn bridge(args: &BridgeArgs) -> Result<ExitCode, CliError> {
     }
 }
 
-/// `reversi nboard`: the bot speaking NBoard (see `src/nboard.rs`).
+/// `reversi nboard`: the bot speaking NBoard (see `src/engines/nboard.rs`).
 pub(super) fn nboard(args: &NboardArgs) -> Result<ExitCode, CliError> {
     let limit = engine_limit("nboard", args.move_time);
     let (eval, hash) = (args.search.eval(), args.search.hash_mb());

@@ -322,7 +322,7 @@ pub struct Options<'a> {
     pub seed: u64,
     pub epochs: u32,
     /// A position also trains the stages whose bands come within this
-    /// many empties of its own count (see [`stages_trained_by`]).
+    /// many empties of its own count (see `stages_trained_by`).
     pub overlap: u32,
     /// How the positions are labelled.
     pub labels: Labels,

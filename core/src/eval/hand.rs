@@ -32,6 +32,7 @@ const CORNER_REGIONS: [(u64, u64, u64); 4] = [
     (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
 ];
 
+/// The hand-written evaluation of `board` for its side to move, in hundredths of a disc.
 #[must_use]
 pub fn evaluate(board: &Board) -> Score {
     let (p, o) = (board.player, board.opponent);

@@ -33,6 +33,7 @@ impl Evaluator {
     /// What the bot and the tools use unless told otherwise.
     pub const DEFAULT: Evaluator = Evaluator::Pattern;
 
+    /// `board`'s value for its side to move, in hundredths of a disc.
     #[inline]
     #[must_use]
     pub fn evaluate(self, board: &Board) -> Score {
@@ -73,6 +74,7 @@ impl Evaluator {
         }
     }
 
+    /// The evaluator named `name` (`pattern` or `hand`), as `--eval` takes it.
     pub fn parse(name: &str) -> Option<Evaluator> {
         match name {
             "hand" => Some(Evaluator::Hand),

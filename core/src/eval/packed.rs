@@ -77,6 +77,7 @@ pub struct BitReader<'a> {
 }
 
 impl<'a> BitReader<'a> {
+    /// A reader of the bits that `text`'s characters carry.
     #[must_use]
     pub fn new(text: &'a str) -> BitReader<'a> {
         BitReader {

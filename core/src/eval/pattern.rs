@@ -508,6 +508,7 @@ fn fold(tables: &[u8]) -> Vec<i16> {
     folded
 }
 
+/// The pattern evaluation of `board` for its side to move, in hundredths of a disc.
 #[must_use]
 pub fn evaluate(board: &Board) -> Score {
     evaluate_with_moves(board, legal_moves(board.player, board.opponent))

@@ -2,12 +2,12 @@
 //! the exact endgame solver when the end is in reach.
 //!
 //! Layers, each using only those before it:
-//! 1. [`searcher`]: the state every layer works on (table, evaluation,
+//! 1. `searcher`: the state every layer works on (table, evaluation,
 //!    node count, the clock it polls);
-//! 2. [`probcut`]: ProbCut's margins; [`endgame`]: the exact solver;
-//! 3. [`midgame`]: principal variation search, handing over to the solver
+//! 2. `probcut`: ProbCut's margins; `endgame`: the exact solver;
+//! 3. `midgame`: principal variation search, handing over to the solver
 //!    at the end of the game, and making ProbCut's cuts;
-//! 4. [`root`]: iterative deepening under [`Limits`], the switch to the
+//! 4. `root`: iterative deepening under [`Limits`], the switch to the
 //!    solver, and the preparation of a cold solve;
 //! 5. this module: the front door. The bot calls [`Searcher::search`]; the
 //!    tools (solve, bench, train) call the methods below and nothing

@@ -77,6 +77,7 @@ pub enum SolveKind {
     /// Win, draw or loss only: much cheaper, and enough to pick a winning
     /// move.
     Wld,
+    /// The exact final disc difference.
     Exact,
 }
 
@@ -87,7 +88,7 @@ pub enum Stop {
     /// the solver is timed by the solver's measured speed.
     Clock,
     /// This many plies. With an unlimited deadline the search is exactly
-    /// reproducible; the switch to the solver comes [`SOLVE_GAP`] plies
+    /// reproducible; the switch to the solver comes `SOLVE_GAP` plies
     /// short of the end.
     Depth(u32),
     /// About this many nodes (checked every `POLL_INTERVAL`); reproducible
@@ -98,6 +99,7 @@ pub enum Stop {
 /// What bounds one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// What ends the search: the clock, a depth or a node count.
     pub stop: Stop,
     /// When the search must stop; unlimited for a reproducible search.
     pub deadline: Deadline,
@@ -146,12 +148,15 @@ pub struct SearchResult {
     pub best: Option<Square>,
     /// In hundredths of a disc; see `kind`.
     pub score: Score,
+    /// What `score` is: an estimate, a win/draw/loss bound or exact.
     pub kind: ScoreKind,
     /// Plies of the last finished iteration (0 for a forced reply).
     pub depth: u32,
     /// ProbCut's `t` in that iteration; `None` when it pruned nothing.
     pub selectivity: Option<f64>,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time taken.
     pub elapsed: Duration,
 }
 

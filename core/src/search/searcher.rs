@@ -42,6 +42,7 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher with a table of `hash_mb` MiB and the evaluation `eval`.
     #[must_use]
     pub fn new(hash_mb: usize, eval: Evaluator) -> Searcher {
         Searcher {

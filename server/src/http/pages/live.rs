@@ -4,9 +4,9 @@
 //! the server's own signal for the game (or for any change, for a
 //! contest) and sends the game (the contest's summary) when it changed.
 //!
-//! A stream is bounded like any response: it ends after [`STREAM_FOR`],
+//! A stream is bounded like any response: it ends after `STREAM_FOR`,
 //! well inside the connection's idle timeout, and the browser opens it
-//! again after [`RETRY`]; each stream begins with the state as it stands,
+//! again after `RETRY`; each stream begins with the state as it stands,
 //! so a change made in between is not lost. A stream ends when its game
 //! or contest does, and the page's script closes it then (else the
 //! browser would open it again and again).
