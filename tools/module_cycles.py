@@ -97,20 +97,25 @@ def walk(path, module, found):
                 break
 
 
-def inline_depths(text):
-    """For each offset's line: the inline `mod x { ... }` blocks around it,
-    as a list of (start, end, name)."""
-    blocks = []
-    for m in re.finditer(r"\bmod\s+(\w+)\s*\{", text):
-        depth, j = 1, m.end()
-        while j < len(text) and depth:
-            if text[j] == "{":
-                depth += 1
-            elif text[j] == "}":
-                depth -= 1
-            j += 1
-        blocks.append((m.start(), j, m.group(1)))
-    return blocks
+def past_block(text, j):
+    """The offset just past the `}` that closes the block whose `{` ends
+    just before `j`."""
+    depth = 1
+    while j < len(text) and depth:
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+        j += 1
+    return j
+
+
+def inline_blocks(text):
+    """The inline `mod x { ... }` blocks of a file, as (start, end, name)."""
+    return [
+        (m.start(), past_block(text, m.end()), m.group(1))
+        for m in re.finditer(r"\bmod\s+(\w+)\s*\{", text)
+    ]
 
 
 PATH = re.compile(r"(?<![\w:])((?:crate|super|self)(?:\s*::\s*(?:\w+|\{))+)")
@@ -119,7 +124,7 @@ PATH = re.compile(r"(?<![\w:])((?:crate|super|self)(?:\s*::\s*(?:\w+|\{))+)")
 def references(text, module, modules):
     """(line, target module path) for each path in `text` (module
     `module`'s file) that reaches another module of the crate."""
-    blocks = inline_depths(text)
+    blocks = inline_blocks(text)
     refs = []
     for m in PATH.finditer(text):
         start = m.start()
@@ -142,14 +147,7 @@ def expand(text, m):
     head = re.sub(r"\s+", "", m.group(1))
     if not head.endswith("{"):
         return [head.split("::")]
-    depth, j = 1, m.end()
-    while j < len(text) and depth:
-        if text[j] == "{":
-            depth += 1
-        elif text[j] == "}":
-            depth -= 1
-        j += 1
-    inner = text[m.end():j - 1]
+    inner = text[m.end():past_block(text, m.end()) - 1]
     prefix = head[:-1].rstrip(":").split("::")
     paths = []
     for part in split_top(inner):

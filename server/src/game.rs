@@ -140,6 +140,54 @@ pub fn judge(
         ending: next.final_result(),
     }
 }
+/// Why a team may not send the next move of a stored game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotItsMove {
+    /// The team plays neither side.
+    NotAPlayer,
+    /// The team's submitted program plays its side: the moves are the
+    /// program's.
+    ItsProgramPlays,
+    /// The game is over, or the other side is to move.
+    NotItsTurn,
+}
+
+impl NotItsMove {
+    /// The reason, as the API and the GGS service say it.
+    #[must_use]
+    pub fn why(self) -> &'static str {
+        match self {
+            NotItsMove::NotAPlayer => "not a player of this game",
+            NotItsMove::ItsProgramPlays => {
+                "your submitted program plays this game: its moves are its own"
+            }
+            NotItsMove::NotItsTurn => "not your turn",
+        }
+    }
+}
+
+/// Whether `team` may send the next move of `row`, over HTTP or GGS: it
+/// plays the game, no submitted program of its plays its side, and the
+/// game goes on with its side to move.
+pub fn may_move(row: &GameRow, team: &str) -> Result<(), NotItsMove> {
+    if row.black != team && row.white != team {
+        return Err(NotItsMove::NotAPlayer);
+    }
+    if row.programs[usize::from(row.black != team)].is_some() {
+        return Err(NotItsMove::ItsProgramPlays);
+    }
+    // A pass is stored as a move, so the side to move alternates.
+    let to_move = if row.moves.len().is_multiple_of(2) {
+        &row.black
+    } else {
+        &row.white
+    };
+    if row.ending.is_some() || to_move != team {
+        return Err(NotItsMove::NotItsTurn);
+    }
+    Ok(())
+}
+
 /// The stored game as GGF: the players, every move, the ending as a
 /// comment and, when it ended on the board, `RE` (black's disc difference).
 #[must_use]

@@ -1,6 +1,30 @@
 //! The server's modules on their own (their tests live here, with the
 //! end-to-end ones, so that the release profile links one test binary).
 
+/// A stored game between `a` (black) and `b` (white) at 1 s a move, with
+/// `moves` played (`pass` for a pass), in progress and in no contest: the
+/// row each module's tests start from, changing what they test.
+fn game_row(moves: &[&str]) -> reversi_server::store::GameRow {
+    reversi_server::store::GameRow {
+        id: 1,
+        black: "a".into(),
+        white: "b".into(),
+        move_time_ms: 1000,
+        turn_since_ms: 0,
+        moves: moves
+            .iter()
+            .map(|m| (*m != "pass").then(|| m.to_string()))
+            .collect(),
+        ending: None,
+        forfeit: None,
+        contest: None,
+        opening_plies: 0,
+        programs: [None, None],
+        setup_ms: 0,
+        setup_until_ms: [None, None],
+    }
+}
+
 mod store {
     use reversi_server::store::{Store, StoreError, SCHEMA_VERSION};
 
@@ -186,22 +210,11 @@ mod contest {
 
     fn row(moves: &[&str], opening_plies: usize, forfeit: Option<&str>) -> GameRow {
         GameRow {
-            id: 1,
-            black: "a".into(),
-            white: "b".into(),
-            move_time_ms: 1000,
-            turn_since_ms: 0,
-            moves: moves
-                .iter()
-                .map(|m| (*m != "pass").then(|| m.to_string()))
-                .collect(),
             ending: Some("how it ended".into()),
             forfeit: forfeit.map(str::to_string),
             contest: Some((1, 0)),
             opening_plies,
-            programs: [None, None],
-            setup_ms: 0,
-            setup_until_ms: [None, None],
+            ..super::game_row(moves)
         }
     }
 
@@ -244,25 +257,27 @@ mod game {
     use reversi_server::game::{judge, Position, Verdict};
     use reversi_server::store::GameRow;
 
-    fn row(moves: &[&str]) -> GameRow {
-        GameRow {
-            id: 1,
-            black: "a".into(),
-            white: "b".into(),
-            move_time_ms: 1000,
-            turn_since_ms: 0,
-            moves: moves
-                .iter()
-                .map(|m| (*m != "pass").then(|| m.to_string()))
-                .collect(),
-            ending: None,
-            forfeit: None,
-            contest: None,
-            opening_plies: 0,
-            programs: [None, None],
-            setup_ms: 0,
-            setup_until_ms: [None, None],
-        }
+    use super::game_row as row;
+
+    #[test]
+    fn only_the_side_to_move_may_send_a_move_and_not_over_its_program() {
+        use reversi_server::game::{may_move, NotItsMove};
+        let game = row(&["d3"]);
+        assert_eq!(may_move(&game, "b"), Ok(()));
+        assert_eq!(may_move(&game, "a"), Err(NotItsMove::NotItsTurn));
+        assert_eq!(may_move(&game, "c"), Err(NotItsMove::NotAPlayer));
+        // A pass is a move: black is to move again after white's.
+        assert_eq!(may_move(&row(&["d3", "pass"]), "a"), Ok(()));
+        let over = GameRow {
+            ending: Some("black 40-24".into()),
+            ..row(&["d3"])
+        };
+        assert_eq!(may_move(&over, "b"), Err(NotItsMove::NotItsTurn));
+        let hosted = GameRow {
+            programs: [None, Some(3)],
+            ..row(&["d3"])
+        };
+        assert_eq!(may_move(&hosted, "b"), Err(NotItsMove::ItsProgramPlays));
     }
 
     #[test]
@@ -521,5 +536,81 @@ mod ready {
         );
         assert!(err.unwrap_err().contains("no server answered"));
         assert!(since.elapsed() < Duration::from_secs(5));
+    }
+}
+
+/// The GGS service's lines, as the clients that read them parse them.
+mod ggs_text {
+    use reversi_server::ggs::text::{clock, join_board, join_ggf, update_board, update_ggf};
+    use reversi_server::store::GameRow;
+
+    fn row(moves: &[&str]) -> GameRow {
+        GameRow {
+            id: 7,
+            black: "edax".into(),
+            white: "ours".into(),
+            ..super::game_row(moves)
+        }
+    }
+
+    #[test]
+    fn clocks_are_written_as_ggs_does() {
+        assert_eq!(clock(1000), "0:01");
+        assert_eq!(clock(90_000), "1:30");
+        assert_eq!(clock(850), "0:00.850");
+    }
+
+    /// The lines where Edax's parser (`ggs_board` in its `src/ggs.c`)
+    /// looks: the move list's count on line 1, the board's rows with their
+    /// squares at columns 4, 6, ..., the side to move at column 1 of the
+    /// row three after the last board row, at least 17 lines.
+    #[test]
+    fn the_board_form_puts_each_thing_where_edax_reads_it() {
+        let start = join_board(&row(&[]));
+        let lines: Vec<&str> = start.lines().collect();
+        assert!(lines.len() >= 17, "{start}");
+        assert_eq!(lines[0], "/os: join .7 8 K?");
+        assert_eq!(lines[1], "|0 move(s)");
+        // ii = 2: the players on 3 and 4, the rows on 7..=14, the side
+        // to move on 17.
+        assert!(lines[3].starts_with("|edax (1500.0) * 0:01"), "{start}");
+        assert!(lines[4].starts_with("|ours (1500.0) O 0:01"), "{start}");
+        let row4: Vec<char> = lines[10].chars().collect();
+        assert_eq!((row4[4 + 3 * 2], row4[4 + 4 * 2]), ('O', '*'), "{start}");
+        assert_eq!(lines[17].chars().nth(1), Some('*'), "{start}");
+
+        let two = join_board(&row(&["d3", "c5"]));
+        let lines: Vec<&str> = two.lines().collect();
+        assert_eq!(lines[1], "|2 move(s)");
+        // The start's rows on 6..=13, its side on 16, the moves from 17
+        // with the square at column 6.
+        assert_eq!(lines[16].chars().nth(1), Some('*'));
+        assert_eq!(&lines[17][6..8], "D3");
+        assert_eq!(&lines[18][6..8], "C5");
+        // The game as it stands, from the last move's line (18): players
+        // 19 and 20, rows 23..=30, the side to move on 33.
+        assert!(lines[19].starts_with("|edax"), "{two}");
+        assert_eq!(lines[33].chars().nth(1), Some('*'), "{two}");
+        assert!(lines.len() >= 2 + 30, "{two}");
+
+        let update = update_board(&row(&["d3"]));
+        let lines: Vec<&str> = update.lines().collect();
+        assert_eq!(lines.len(), 17, "{update}");
+        assert_eq!(lines[1], "|  1: D3");
+        assert_eq!(lines[16], "|O to move");
+        let row3: Vec<char> = lines[8].chars().collect();
+        assert_eq!(row3[4 + 3 * 2], '*', "d3 is black's: {update}");
+    }
+
+    #[test]
+    fn the_ggf_form_is_one_line_a_ggf_reader_takes() {
+        let join = join_ggf(&row(&["d3", "pass"]));
+        assert!(!join.contains('\n'));
+        let record = join.strip_prefix("/os: join .7 ").unwrap();
+        let game = reversi::records::ggf::parse(record).unwrap().remove(0);
+        assert_eq!(game.tag("PB"), Some("edax"));
+        assert_eq!(game.tag("TI"), Some("0:01"));
+        assert_eq!(game.moves.len(), 2);
+        assert_eq!(update_ggf(&row(&["d3", "pass"])), "/os: update .7 PA");
     }
 }

@@ -1,3 +1,8 @@
+//! What the engine learns from games: the pattern weights fitted here
+//! (`reversi train`), the self-play games it can learn from
+//! ([`selfplay`]), and the opening book built from the archives
+//! ([`book`]).
+//!
 //! `reversi train`: from the game archives to the pattern weights
 //! (`core/src/eval/patterns.weights`), in one seeded run.
 //!

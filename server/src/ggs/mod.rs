@@ -294,8 +294,8 @@ impl Player {
             let Some(row) = app.store.game(id)? else {
                 return Ok(Err("no such game"));
             };
-            if let Err(why) = may_move(&row, &team) {
-                return Ok(Err(why));
+            if let Err(not) = crate::game::may_move(&row, &team) {
+                return Ok(Err(not.why()));
             }
             Ok(app
                 .submit(&row, &text, arrived, true)
@@ -396,28 +396,6 @@ impl Player {
         self.game = Some((row.id, row.moves.len()));
         Ok(())
     }
-}
-
-/// Whether `team` may move in `row` now; why not if not.
-fn may_move(row: &GameRow, team: &str) -> Result<(), &'static str> {
-    if row.black != team && row.white != team {
-        return Err("not a player");
-    }
-    if row.programs[usize::from(row.black != team)].is_some() {
-        return Err("its submitted program plays this game");
-    }
-    if row.ending.is_some() {
-        return Err("the game is over");
-    }
-    let to_move = if row.moves.len().is_multiple_of(2) {
-        &row.black
-    } else {
-        &row.white
-    };
-    if to_move != team {
-        return Err("not your turn");
-    }
-    Ok(())
 }
 
 /// Black's discs less white's at the end, the forfeit's loser given

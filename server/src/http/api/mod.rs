@@ -493,22 +493,7 @@ pub async fn play(
     let Json(m) = body.map_err(|e| refuse(StatusCode::BAD_REQUEST, e.body_text()))?;
     let row = load(&app, id).await?;
     player_of(&row, &team)?;
-    let side = usize::from(row.black != team);
-    if row.programs[side].is_some() {
-        return Err(refuse(
-            StatusCode::CONFLICT,
-            "your submitted program plays this game: its moves are its own",
-        ));
-    }
-    let position = Position::of(&row).map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-    let mover = if position.to_move == reversi_core::board::Color::Black {
-        &row.black
-    } else {
-        &row.white
-    };
-    if row.ending.is_some() || *mover != team {
-        return Err(refuse(StatusCode::CONFLICT, "not your turn"));
-    }
+    crate::game::may_move(&row, &team).map_err(|not| refuse(StatusCode::CONFLICT, not.why()))?;
     let worker = Arc::clone(&app);
     blocking(move || match worker.submit(&row, &m.text, arrived, true) {
         Err(StoreError::Other(why)) => Err(refuse(
