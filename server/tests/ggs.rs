@@ -223,7 +223,7 @@ fn edax_plays_a_contest_over_ggs_against_our_ggs_client_and_a_remote_http_bot() 
 }
 
 #[test]
-fn the_ggs_service_refuses_wrong_secrets_long_lines_and_moves_not_its_clients() {
+fn the_ggs_service_refuses_wrong_secrets_long_lines_moves_not_its_clients_and_a_second_login() {
     let dir = scratch("ggs-hostile");
     let (s, port) = start(&dir);
     register_remote(&s, "alpha");
@@ -285,4 +285,23 @@ fn the_ggs_service_refuses_wrong_secrets_long_lines_and_moves_not_its_clients() 
             break;
         }
     }
+
+    // A second login of dan ends the first session, and the new one is
+    // offered dan's game: two sessions are never offered one game.
+    dan.read
+        .get_ref()
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut dan_again = Raw::login(port, "dan", "dan-secret");
+    assert!(dan
+        .until(|l| l.contains("Another login of this team took over"))
+        .is_some());
+    let since = Instant::now();
+    assert_eq!(dan.until(|_| true), None, "the first session is closed");
+    assert!(
+        since.elapsed() < Duration::from_secs(5),
+        "closed, not timed out"
+    );
+    let join = dan_again.until(|l| l.starts_with("/os: join")).unwrap();
+    assert!(join.starts_with(&format!("/os: join .{id} 8")), "{join}");
 }

@@ -18,6 +18,11 @@
 //!
 //! Nothing a client sends is passed to another client: the service
 //! answers each connection with its own messages only.
+//!
+//! A team is logged in once in a server process: a second login ends the
+//! first session (a client that reconnects after a network failure
+//! finds its old, half-open connection gone rather than offered the same
+//! game as the new one).
 
 pub mod text;
 
@@ -25,6 +30,7 @@ use crate::http::api::blocking;
 use crate::http::conn::Open;
 use crate::store::GameRow;
 use crate::{now_ms, App};
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,9 +73,67 @@ impl Default for Limits {
 /// the service.
 const LOOK_EVERY: Duration = Duration::from_millis(500);
 
+/// The teams logged in, each with its session's number and the signal
+/// that ends that session when another logs in as the same team.
+#[derive(Default)]
+struct Logins {
+    sessions: std::sync::Mutex<HashMap<String, (u64, Arc<tokio::sync::Notify>)>>,
+    numbered: std::sync::atomic::AtomicU64,
+}
+
+/// A session's place in [`Logins`], given up when the session ends.
+struct LoggedIn {
+    logins: Arc<Logins>,
+    team: String,
+    number: u64,
+    ended: Arc<tokio::sync::Notify>,
+}
+
+impl Logins {
+    /// Logs `team` in, ending its earlier session if it has one.
+    fn enter(self: &Arc<Logins>, team: &str) -> LoggedIn {
+        let number = self
+            .numbered
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let ended = Arc::new(tokio::sync::Notify::new());
+        let earlier = self
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(team.to_string(), (number, Arc::clone(&ended)));
+        if let Some((_, earlier)) = earlier {
+            // A permit: the earlier session sees it at its next wait.
+            earlier.notify_one();
+        }
+        LoggedIn {
+            logins: Arc::clone(self),
+            team: team.to_string(),
+            number,
+            ended,
+        }
+    }
+}
+
+impl Drop for LoggedIn {
+    fn drop(&mut self) {
+        let mut sessions = self
+            .logins
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if sessions
+            .get(&self.team)
+            .is_some_and(|(n, _)| *n == self.number)
+        {
+            sessions.remove(&self.team);
+        }
+    }
+}
+
 /// Serves GGS on `listener` until the server stops.
 pub async fn serve(listener: TcpListener, app: Arc<App>, limits: Limits) {
     let open = Arc::new(Open::default());
+    let logins = Arc::new(Logins::default());
     let conn_limits = crate::http::conn::Limits {
         per_client: limits.per_client,
         total: limits.total,
@@ -83,8 +147,9 @@ pub async fn serve(listener: TcpListener, app: Arc<App>, limits: Limits) {
         match open.admit(peer.ip(), &conn_limits, &[]) {
             Ok(admitted) => {
                 let app = Arc::clone(&app);
+                let logins = Arc::clone(&logins);
                 tokio::spawn(async move {
-                    session(stream, peer, app, limits).await;
+                    session(stream, peer, app, &logins, limits).await;
                     drop(admitted);
                 });
             }
@@ -158,7 +223,13 @@ impl Input {
     }
 }
 
-async fn session(stream: TcpStream, peer: SocketAddr, app: Arc<App>, limits: Limits) {
+async fn session(
+    stream: TcpStream,
+    peer: SocketAddr,
+    app: Arc<App>,
+    logins: &Arc<Logins>,
+    limits: Limits,
+) {
     let _ = stream.set_nodelay(true);
     let (read, write) = stream.into_split();
     let mut read = Input {
@@ -169,6 +240,7 @@ async fn session(stream: TcpStream, peer: SocketAddr, app: Arc<App>, limits: Lim
     let Ok(team) = login(&mut read, &mut client, peer.ip(), &app).await else {
         return;
     };
+    let logged_in = logins.enter(&team);
     let mut player = Player {
         team,
         app,
@@ -176,7 +248,7 @@ async fn session(stream: TcpStream, peer: SocketAddr, app: Arc<App>, limits: Lim
         game: None,
         said_present: None,
     };
-    let _ = player.play(&mut read, &mut client).await;
+    let _ = player.play(&mut read, &mut client, &logged_in.ended).await;
 }
 
 /// The login exchange; the team, once its secret is checked.
@@ -228,14 +300,32 @@ struct Player {
 }
 
 impl Player {
-    async fn play(&mut self, read: &mut Input, client: &mut Client) -> Result<(), Closed> {
+    async fn play(
+        &mut self,
+        read: &mut Input,
+        client: &mut Client,
+        ended: &tokio::sync::Notify,
+    ) -> Result<(), Closed> {
         let limits = client.limits;
         let mut quiet_since = tokio::time::Instant::now();
         loop {
             // Made before looking: a change while it looks wakes the wait.
+            // A player in a game waits on that game's changes alone (a
+            // server with many games would wake every player on every
+            // move); one between games, on any change, which may be a new
+            // game of its own.
             let app = Arc::clone(&self.app);
-            let changed = app.moved.next_change();
+            let game_signal = self.game.map(|(id, _)| app.moved.of(id));
+            let changed: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> =
+                match &game_signal {
+                    Some(signal) => Box::pin(signal.notified()),
+                    None => Box::pin(app.moved.next_change()),
+                };
             self.look(client).await?;
+            if game_signal.is_some() && self.game.is_none() {
+                // Its game just ended: look for the next one at once.
+                continue;
+            }
             tokio::select! {
                 line = read.line(&limits, limits.idle_timeout) => {
                     let line = line.ok_or(Closed)?;
@@ -243,6 +333,10 @@ impl Player {
                     self.command(&line, client).await?;
                 }
                 () = changed => {}
+                () = ended.notified() => {
+                    let _ = client.send(": Another login of this team took over.").await;
+                    return Err(Closed);
+                }
                 () = tokio::time::sleep(LOOK_EVERY) => {
                     if quiet_since.elapsed() > limits.idle_timeout {
                         return Err(Closed);
