@@ -219,6 +219,26 @@ mod contest {
     }
 
     #[test]
+    fn no_entrant_plays_two_games_of_one_wave() {
+        use reversi::arena::{GameSpec, Opening};
+        use reversi_server::contest::waves;
+        let game = |black, white| GameSpec {
+            black,
+            white,
+            opening: Opening::standard(),
+        };
+        // A knockout's round: one wave.
+        assert_eq!(waves(&[game(0, 1), game(2, 3)]), [vec![0, 1]]);
+        // A ladder's round of three, two games a pair: the middle player
+        // (1) plays its four games one after another, in their order.
+        let ladder = [game(0, 1), game(1, 0), game(1, 2), game(2, 1)];
+        assert_eq!(waves(&ladder), [[0], [1], [2], [3]]);
+        // A game waits only for the waves its own players are in.
+        let mixed = [game(0, 1), game(2, 3), game(0, 2), game(4, 5)];
+        assert_eq!(waves(&mixed), [vec![0, 1, 3], vec![2]]);
+    }
+
+    #[test]
     fn openings_become_stored_moves() {
         let moves = opening_moves("f5d6c4d3c2b3b4b5").expect("an XOT line");
         assert_eq!(moves.len(), 8);

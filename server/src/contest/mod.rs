@@ -230,12 +230,66 @@ impl Games<'_> {
     }
 }
 
+/// A batch's games in waves in which no entrant plays twice, each game in
+/// the wave after the last one where one of its players plays (so a
+/// player's games keep their order). A remote bot or a GGS client plays its games one
+/// after another: a second game made beside its first would run out its
+/// setup allowance, then its clock, while the first was played. A
+/// knockout's or an Elo pool's round is one wave; a ladder's round, where
+/// a player meets each neighbour `per_pair` times, is several.
+#[must_use]
+pub fn waves(games: &[GameSpec]) -> Vec<Vec<usize>> {
+    let mut waves: Vec<Vec<usize>> = Vec::new();
+    for (k, game) in games.iter().enumerate() {
+        let meets = |j: &usize| {
+            let other = &games[*j];
+            [other.black, other.white].contains(&game.black)
+                || [other.black, other.white].contains(&game.white)
+        };
+        // The first wave after the last one where a player of this game
+        // plays: an earlier wave has been played by then.
+        let after = waves
+            .iter()
+            .rposition(|w| w.iter().any(meets))
+            .map_or(0, |w| w + 1);
+        match waves.get_mut(after) {
+            Some(wave) => wave.push(k),
+            None => waves.push(vec![k]),
+        }
+    }
+    waves
+}
+
 impl Arena for Games<'_> {
     fn play(&self, games: &[GameSpec]) -> Vec<Outcome> {
         let first = self.next.get();
         self.next.set(first + games.len() as i64);
-        let mut ids = Vec::with_capacity(games.len());
-        for (k, spec) in games.iter().enumerate() {
+        self.absent.borrow_mut().clear();
+        let mut outcomes: Vec<Option<Outcome>> = games.iter().map(|_| None).collect();
+        for (w, wave) in waves(games).into_iter().enumerate() {
+            let played = self.play_wave(games, first, &wave, w == 0);
+            for (k, outcome) in wave.into_iter().zip(played) {
+                outcomes[k] = Some(outcome);
+            }
+        }
+        outcomes.into_iter().flatten().collect()
+    }
+}
+
+impl Games<'_> {
+    /// Makes the games `wave` of `games` (numbered from `first`) and waits
+    /// for their ends; their outcomes, in `wave`'s order. `opens_batch`:
+    /// no game of the batch was made before this wave's.
+    fn play_wave(
+        &self,
+        games: &[GameSpec],
+        first: i64,
+        wave: &[usize],
+        opens_batch: bool,
+    ) -> Vec<Outcome> {
+        let mut ids = Vec::with_capacity(wave.len());
+        for (n, &k) in wave.iter().enumerate() {
+            let spec = &games[k];
             let seq = first + k as i64;
             let teams = self.teams.borrow();
             if !self.made(seq) {
@@ -266,7 +320,7 @@ impl Arena for Games<'_> {
                         // pause is chosen again after it, with whoever
                         // came meanwhile: the contest is run again from
                         // its stored games, which arrives here.
-                        if k == 0 {
+                        if opens_batch && n == 0 {
                             std::panic::resume_unwind(Box::new(ChooseAgain));
                         }
                     }
@@ -287,8 +341,7 @@ impl Arena for Games<'_> {
                 .collect();
             if rows.len() == ids.len() && rows.iter().all(|r| r.ending.is_some()) {
                 let mut absent = self.absent.borrow_mut();
-                absent.clear();
-                for (row, spec) in rows.iter().zip(games) {
+                for (row, spec) in rows.iter().zip(wave.iter().map(|&k| &games[k])) {
                     for (side, entrant) in [spec.black, spec.white].into_iter().enumerate() {
                         let forfeited = matches!(
                             (row.forfeit.as_deref(), side),
