@@ -1,5 +1,5 @@
 //! A lease's terms: how long it lasts, and who holds it. The claims and
-//! renewals are the store's (`claim_seat`, `renew_leases`...); what a
+//! renewals are the store's (`claim_seat`, `claim_contests`, `renew`); what a
 //! process does with the work it holds is `crate::lease`'s.
 
 use crate::now_ms;
