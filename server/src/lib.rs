@@ -422,20 +422,16 @@ impl App {
     pub(crate) fn check_admin_token(&self, given: Option<&str>) -> Result<(), http::Refusal> {
         match (&self.admin_token, given) {
             (Some(token), Some(given)) if same(token.as_bytes(), given.as_bytes()) => Ok(()),
-            (None, _) => Err(api_refusal(
+            (None, _) => Err(http::refuse(
                 StatusCode::FORBIDDEN,
                 "this server has no organiser token",
             )),
-            _ => Err(api_refusal(
+            _ => Err(http::refuse(
                 StatusCode::UNAUTHORIZED,
                 "wrong organiser token",
             )),
         }
     }
-}
-
-fn api_refusal(status: StatusCode, why: &str) -> http::Refusal {
-    http::Refusal::new(status, why)
 }
 
 /// Compares in time that does not depend on where the bytes differ.

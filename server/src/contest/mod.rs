@@ -232,11 +232,11 @@ impl Games<'_> {
 
 /// A batch's games in waves in which no entrant plays twice, each game in
 /// the wave after the last one where one of its players plays (so a
-/// player's games keep their order). A remote bot or a GGS client plays its games one
-/// after another: a second game made beside its first would run out its
-/// setup allowance, then its clock, while the first was played. A
-/// knockout's or an Elo pool's round is one wave; a ladder's round, where
-/// a player meets each neighbour `per_pair` times, is several.
+/// player's games keep their order). A remote bot or a GGS client plays
+/// its games one after another: a second game made beside its first would
+/// run out its setup allowance, then its clock, while the first was
+/// played. A knockout's or an Elo pool's round is one wave; a ladder's
+/// round, where a player meets each neighbour `per_pair` times, is several.
 #[must_use]
 pub fn waves(games: &[GameSpec]) -> Vec<Vec<usize>> {
     let mut waves: Vec<Vec<usize>> = Vec::new();

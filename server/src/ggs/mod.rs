@@ -73,42 +73,36 @@ impl Default for Limits {
 /// the service.
 const LOOK_EVERY: Duration = Duration::from_millis(500);
 
-/// The teams logged in, each with its session's number and the signal
-/// that ends that session when another logs in as the same team.
+/// The teams logged in, each with the signal that ends its session when
+/// another logs in as the same team (the signal is the session's identity).
 #[derive(Default)]
-struct Logins {
-    sessions: std::sync::Mutex<HashMap<String, (u64, Arc<tokio::sync::Notify>)>>,
-    numbered: std::sync::atomic::AtomicU64,
-}
+struct Logins(std::sync::Mutex<HashMap<String, Arc<tokio::sync::Notify>>>);
 
 /// A session's place in [`Logins`], given up when the session ends.
 struct LoggedIn {
     logins: Arc<Logins>,
     team: String,
-    number: u64,
     ended: Arc<tokio::sync::Notify>,
 }
 
 impl Logins {
-    /// Logs `team` in, ending its earlier session if it has one.
-    fn enter(self: &Arc<Logins>, team: &str) -> LoggedIn {
-        let number = self
-            .numbered
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let ended = Arc::new(tokio::sync::Notify::new());
-        let earlier = self
-            .sessions
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Notify>>> {
+        self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(team.to_string(), (number, Arc::clone(&ended)));
-        if let Some((_, earlier)) = earlier {
+    }
+
+    /// Logs `team` in, ending its earlier session if it has one.
+    fn enter(self: &Arc<Logins>, team: &str) -> LoggedIn {
+        let ended = Arc::new(tokio::sync::Notify::new());
+        let earlier = self.sessions().insert(team.to_string(), Arc::clone(&ended));
+        if let Some(earlier) = earlier {
             // A permit: the earlier session sees it at its next wait.
             earlier.notify_one();
         }
         LoggedIn {
             logins: Arc::clone(self),
             team: team.to_string(),
-            number,
             ended,
         }
     }
@@ -116,14 +110,10 @@ impl Logins {
 
 impl Drop for LoggedIn {
     fn drop(&mut self) {
-        let mut sessions = self
-            .logins
-            .sessions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut sessions = self.logins.sessions();
         if sessions
             .get(&self.team)
-            .is_some_and(|(n, _)| *n == self.number)
+            .is_some_and(|now| Arc::ptr_eq(now, &self.ended))
         {
             sessions.remove(&self.team);
         }
@@ -316,11 +306,10 @@ impl Player {
             // game of its own.
             let app = Arc::clone(&self.app);
             let game_signal = self.game.map(|(id, _)| app.moved.of(id));
-            let changed: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> =
-                match &game_signal {
-                    Some(signal) => Box::pin(signal.notified()),
-                    None => Box::pin(app.moved.next_change()),
-                };
+            let changed = match &game_signal {
+                Some(signal) => signal.notified(),
+                None => app.moved.next_change(),
+            };
             self.look(client).await?;
             if game_signal.is_some() && self.game.is_none() {
                 // Its game just ended: look for the next one at once.

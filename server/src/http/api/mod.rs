@@ -426,6 +426,32 @@ fn player_of(row: &GameRow, team: &str) -> Result<(), Refusal> {
     }
 }
 
+/// A place among `team`'s waiting requests ([`crate::http::MAX_WAITS`] at
+/// most; past them 429, naming them as `requests`), and the deadline of a
+/// wait of `asked` seconds ([`MAX_WAIT_S`] at most).
+fn wait_slot<'a>(
+    app: &'a App,
+    team: &str,
+    asked: Option<u64>,
+    requests: &str,
+) -> Result<(crate::Counted<'a, String>, tokio::time::Instant), Refusal> {
+    let waiting = app
+        .waits
+        .enter_below(team.to_string(), crate::http::MAX_WAITS)
+        .ok_or_else(|| {
+            refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "{} {requests} of '{team}' wait already",
+                    crate::http::MAX_WAITS
+                ),
+            )
+        })?;
+    let deadline = tokio::time::Instant::now()
+        + Duration::from_secs(asked.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
+    Ok((waiting, deadline))
+}
+
 #[derive(Deserialize)]
 pub struct Wait {
     wait: Option<u64>,
@@ -439,20 +465,7 @@ pub async fn turn(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let team = team_of(&app, client, &headers).await?;
-    let _waiting = app
-        .waits
-        .enter_below(team.clone(), crate::http::MAX_WAITS)
-        .ok_or_else(|| {
-            refuse(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "{} turn requests of '{team}' wait already",
-                    crate::http::MAX_WAITS
-                ),
-            )
-        })?;
-    let deadline = tokio::time::Instant::now()
-        + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
+    let (_waiting, deadline) = wait_slot(&app, &team, wait.wait, "turn requests")?;
     let mut first = true;
     loop {
         // Listen before looking, so that no move slips in between.
@@ -851,20 +864,7 @@ pub async fn next_game(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let team = team_of(&app, client, &headers).await?;
-    let _waiting = app
-        .waits
-        .enter_below(team.clone(), crate::http::MAX_WAITS)
-        .ok_or_else(|| {
-            refuse(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "{} requests of '{team}' wait already",
-                    crate::http::MAX_WAITS
-                ),
-            )
-        })?;
-    let deadline = tokio::time::Instant::now()
-        + Duration::from_secs(wait.wait.unwrap_or(MAX_WAIT_S).min(MAX_WAIT_S));
+    let (_waiting, deadline) = wait_slot(&app, &team, wait.wait, "requests")?;
     // The bot is present while it waits (see `contest::present`): said
     // when it asks and every SEEN_EVERY of its wait.
     let mut said = None::<tokio::time::Instant>;
