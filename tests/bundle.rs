@@ -31,12 +31,14 @@ fn build(dir: &Path, protocol: &str) -> PathBuf {
     assert!(chars <= 100_000, "{protocol} bundle: {chars} characters");
     let program = dir.join(protocol);
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let cores = reversi_testkit::cores();
     let built = Command::new(rustc)
         .args(["--edition", "2021", "-O", "-o"])
         .arg(&program)
         .arg(&source)
         .output()
         .expect("rustc runs");
+    drop(cores);
     assert!(built.status.success(), "{}", text(&built.stderr));
     assert!(
         built.stderr.is_empty(),
@@ -54,6 +56,7 @@ fn the_judge_bundle_builds_with_rustc_and_plays_the_full_binary_without_a_fault(
     // ms, for a loaded machine (at 300 ms it kept 90, and its first reply
     // came late once in CI with every core busy); its opponent answers at
     // depth 1, so the test stays short.
+    let cores = reversi_testkit::cores();
     let out = run(
         &[
             "match",
@@ -68,6 +71,7 @@ fn the_judge_bundle_builds_with_rustc_and_plays_the_full_binary_without_a_fault(
         ],
         b"",
     );
+    drop(cores);
     let report = text(&out.stdout);
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
     assert!(!report.contains(" forfeits:"), "{report}");

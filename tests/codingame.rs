@@ -94,6 +94,8 @@ fn every_answer_is_listed_and_within_the_budget_including_a_pass_and_the_last_mo
     ];
     chosen.dedup();
 
+    // Each reply is timed against CodinGame's 150 ms.
+    let _cores = reversi_testkit::cores();
     let mut child = crate::util::spawn(&["--protocol", "codingame"]);
     let mut stdin = child.stdin.take().expect("piped");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped"));

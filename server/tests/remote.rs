@@ -42,7 +42,7 @@ pub fn restartable_addr() -> String {
     }
 }
 
-pub use reversi_testkit::{chromium, chromium_path, scratch, Scratch};
+pub use reversi_testkit::{chromium, chromium_path, cores, scratch, Scratch};
 
 pub struct Server {
     pub url: String,
@@ -422,18 +422,6 @@ fn a_killed_server_restarts_and_the_game_goes_on() {
         "the moves stored before the kill stand"
     );
     assert!(a.contains(&format!("game {id}: ")) && b.contains(&format!("game {id}: ")));
-}
-
-/// Chromium's path, for ChromeDriver.
-/// The machine's cores, for the tests that need them: those whose games
-/// run at the judge's second against a bot that answers at 850 ms, and
-/// those that start a browser or Edax beside the server. On the 2-core
-/// machine one of each at once made a 1,000 ms move arrive at 1,012 ms.
-pub fn cores() -> std::sync::MutexGuard<'static, ()> {
-    static CORES: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    CORES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[test]

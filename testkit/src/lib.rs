@@ -1,5 +1,6 @@
 //! Test support that every crate's tests share: [`Scratch`] folders, the
-//! headless browser [`chromium`], and [`free_port`]. Only tests depend on
+//! headless browser [`chromium`], [`free_port`], and the machine's
+//! [`cores`] for the tests whose timing needs them. Only tests depend on
 //! this crate.
 
 use std::path::{Path, PathBuf};
@@ -102,4 +103,18 @@ pub fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port()
+}
+
+/// The machine's cores, taken in turn by the tests that need them within
+/// one test binary: those whose games run close to a reply's deadline
+/// (the judge's second against a bot that answers at 850 ms, a bundle's
+/// 500 ms) and the heavy work that would starve them (a browser, Edax,
+/// `rustc -O` on a bundle). On the 2-core machine one of each at once
+/// made a 1,000 ms move arrive at 1,012 ms, and a bundle miss its first
+/// 500 ms reply.
+pub fn cores() -> std::sync::MutexGuard<'static, ()> {
+    static CORES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CORES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
